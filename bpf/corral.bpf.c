@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * corral.bpf.c - the BPF-LSM programs shared by every corral sandbox.
+ *
+ * One program set, loaded once per boot by `corral setup`, serves all
+ * sandboxes.  A sandbox is a domain: a random 64-bit id carried in task
+ * storage by every task of the sandbox, and rules keyed by {domain, inode}.
+ *
+ * Every hook starts the same way:
+ *   - a previous BPF-LSM program already denied: keep its answer;
+ *   - the task carries no domain: return 0 at once.  An unsandboxed task
+ *     pays one task-storage lookup per hook and nothing else.
+ *
+ * Inside a domain everything fails closed: a walk deeper than
+ * CORRAL_MAX_DEPTH, a missing domain or a failed storage allocation is a
+ * denial, never an allow.
+ *
+ * The decision (domain_allows) is Landlock's: an access is allowed iff the
+ * union of the rights of the rules found on the path actually used, from
+ * the object up to the real root (walking d_parent, and at a mount root
+ * continuing from the mount point in the parent mount), covers it.
+ */
+#include "kernel_types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "corral_abi.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+extern int LINUX_KERNEL_VERSION __kconfig;
+
+/* task -> struct corral_task; present only on sandboxed tasks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct corral_task);
+} task_domain SEC(".maps");
+
+/* task -> struct corral_register; the launcher's rule registration slot. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct corral_register);
+} task_register SEC(".maps");
+
+/* {domain, dev, ino, generation} -> rights granted beneath that inode. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CORRAL_MAX_RULES);
+	__type(key, struct corral_rule_key);
+	__type(value, struct corral_rule);
+} rules SEC(".maps");
+
+/* domain id -> struct corral_domain (task count, owner). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_DOMAINS);
+	__type(key, __u64);
+	__type(value, struct corral_domain);
+} domains SEC(".maps");
+
+/* [0] -> struct corral_info, written by `corral setup` after load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct corral_info);
+} info SEC(".maps");
+
+static __always_inline struct corral_task *task_dom(void)
+{
+	return bpf_task_storage_get(&task_domain, bpf_get_current_task_btf(),
+				    0, 0);
+}
+
+static __always_inline void rule_key(struct corral_rule_key *key,
+				     __u64 domain, struct inode *inode)
+{
+	key->domain = domain;
+	key->ino = BPF_CORE_READ(inode, i_ino);
+	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	key->generation = BPF_CORE_READ(inode, i_generation);
+}
+
+/* Rights a rule gives on this very dentry's inode, 0 if none. */
+static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
+{
+	struct corral_rule_key key = {};
+	struct corral_rule *rule;
+	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
+
+	if (!inode)
+		return 0;
+	rule_key(&key, domain, inode);
+	rule = bpf_map_lookup_elem(&rules, &key);
+	return rule ? rule->access : 0;
+}
+
+/*
+ * Walk state.  Pointers are kernel addresses read with probe reads, as
+ * the verifier does not track BTF pointers through the loop context.
+ */
+struct walk {
+	__u64 domain;
+	struct dentry *dentry;
+	struct vfsmount *mnt;
+	__u32 want;       /* stop early once these are all granted */
+	__u32 granted;    /* union of rights seen so far */
+	int finished;     /* reached the root, or granted covers want */
+};
+
+static long walk_step(__u32 index, void *data)
+{
+	struct walk *w = data;
+	struct dentry *dentry = w->dentry;
+	struct dentry *parent;
+	struct mount *mnt, *mnt_parent;
+
+	w->granted |= own_access(w->domain, dentry);
+	if ((w->granted & w->want) == w->want) {
+		w->finished = 1;
+		return 1;
+	}
+	if (dentry == BPF_CORE_READ(w->mnt, mnt_root)) {
+		mnt = (void *)w->mnt - bpf_core_field_offset(struct mount, mnt);
+		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
+		if (mnt_parent == mnt) {
+			w->finished = 1;        /* the real root */
+			return 1;
+		}
+		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = (void *)mnt_parent +
+			 bpf_core_field_offset(struct mount, mnt);
+		return 0;
+	}
+	parent = BPF_CORE_READ(dentry, d_parent);
+	if (parent == dentry) {
+		w->finished = 1;                /* root of a detached tree */
+		return 1;
+	}
+	w->dentry = parent;
+	return 0;
+}
+
+/*
+ * Union of the rights granted on the path from @dentry (in @mnt) up to
+ * the root, stopping early once @want is covered.  Returns -EACCES if the
+ * walk was cut short by CORRAL_MAX_DEPTH: an unfinished walk never allows.
+ */
+static __always_inline long path_granted(__u64 domain, struct vfsmount *mnt,
+					 struct dentry *dentry, __u32 want)
+{
+	struct walk w = {
+		.domain = domain,
+		.dentry = dentry,
+		.mnt = mnt,
+		.want = want,
+	};
+
+	bpf_loop(CORRAL_MAX_DEPTH, walk_step, &w, 0);
+	if (!w.finished)
+		return -EACCES;
+	return w.granted;
+}
+
+/*
+ * The decision.  The mark cache (interest mask on directories) plugs in
+ * here: look up the mark of the dentry's directory first and only walk on
+ * a miss.  Until then every decision walks.
+ */
+static __always_inline int domain_allows(__u64 domain, struct vfsmount *mnt,
+					 struct dentry *dentry, __u32 want)
+{
+	long granted = path_granted(domain, mnt, dentry, want);
+
+	if (granted < 0)
+		return 0;
+	return ((__u32)granted & want) == want;
+}
+
+/* Pipes, sockets and anonymous inodes live on internal mounts: not paths. */
+static __always_inline int is_internal(struct dentry *dentry)
+{
+	return !!(BPF_CORE_READ(dentry, d_sb, s_flags) & SB_NOUSER);
+}
+
+static __always_inline int check_path(__u64 domain, const struct path *path,
+				      __u32 want)
+{
+	struct dentry *dentry = BPF_CORE_READ(path, dentry);
+
+	if (!want || is_internal(dentry))
+		return 0;
+	if (domain_allows(domain, BPF_CORE_READ(path, mnt), dentry, want))
+		return 0;
+	return -EACCES;
+}
+
+/*
+ * Since 6.6 overlayfs opens the real file as a "backing file" whose f_path
+ * is the lower path; the overlay-level open was already judged, so judging
+ * the backing one again would deny by the path nobody used.  FMODE_BACKING
+ * moved from bit 25 to bit 24 in 6.12.
+ */
+static __always_inline int is_backing_file(struct file *file)
+{
+	fmode_t mode = BPF_CORE_READ(file, f_mode);
+
+	if (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 12, 0))
+		return !!(mode & (1u << 24));
+	if (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 6, 0))
+		return !!(mode & (1u << 25));
+	return 0;
+}
+
+static __always_inline __u32 open_access(struct file *file)
+{
+	fmode_t mode = BPF_CORE_READ(file, f_mode);
+	umode_t imode = BPF_CORE_READ(file, f_inode, i_mode);
+	__u32 want = 0;
+
+	if (mode & FMODE_READ) {
+		if (S_ISDIR(imode))
+			return CORRAL_ACCESS_READDIR;
+		want |= CORRAL_ACCESS_READ;
+	}
+	if (mode & FMODE_WRITE)
+		want |= CORRAL_ACCESS_WRITE;
+	if (BPF_CORE_READ(file, f_flags) & __FMODE_EXEC)
+		want |= CORRAL_ACCESS_EXEC;
+	return want;
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(corral_file_open, struct file *file, int ret)
+{
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t)
+		return 0;
+	if (is_backing_file(file))
+		return 0;
+	return check_path(t->domain, &file->f_path, open_access(file));
+}
+
+/* truncate(2), O_TRUNC and (before 6.2) ftruncate(2). */
+SEC("lsm/path_truncate")
+int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
+{
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t)
+		return 0;
+	return check_path(t->domain, path, CORRAL_ACCESS_TRUNCATE);
+}
+
+/* ftruncate(2) and O_TRUNC since 6.2; not attached where the hook is absent. */
+SEC("lsm/file_truncate")
+int BPF_PROG(corral_file_truncate, struct file *file, int ret)
+{
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t)
+		return 0;
+	return check_path(t->domain, &file->f_path, CORRAL_ACCESS_TRUNCATE);
+}
+
+static __always_inline int check_dir_op(const struct path *dir, __u32 want)
+{
+	struct corral_task *t = task_dom();
+
+	if (!t)
+		return 0;
+	return check_path(t->domain, dir, want);
+}
+
+SEC("lsm/path_mknod")
+int BPF_PROG(corral_path_mknod, const struct path *dir, struct dentry *dentry,
+	     umode_t mode, unsigned int dev, int ret)
+{
+	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_CREATE);
+}
+
+SEC("lsm/path_mkdir")
+int BPF_PROG(corral_path_mkdir, const struct path *dir, struct dentry *dentry,
+	     umode_t mode, int ret)
+{
+	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_CREATE);
+}
+
+SEC("lsm/path_symlink")
+int BPF_PROG(corral_path_symlink, const struct path *dir,
+	     struct dentry *dentry, const char *old_name, int ret)
+{
+	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_CREATE);
+}
+
+SEC("lsm/path_unlink")
+int BPF_PROG(corral_path_unlink, const struct path *dir, struct dentry *dentry,
+	     int ret)
+{
+	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_REMOVE);
+}
+
+SEC("lsm/path_rmdir")
+int BPF_PROG(corral_path_rmdir, const struct path *dir, struct dentry *dentry,
+	     int ret)
+{
+	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_REMOVE);
+}
+
+static __always_inline int is_dir_dentry(struct dentry *dentry)
+{
+	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
+
+	return inode && S_ISDIR(BPF_CORE_READ(inode, i_mode));
+}
+
+/*
+ * Would moving @child from a directory granting @from to one granting @to
+ * give it a right it did not have?  The child's own rule moves with its
+ * inode, so it counts on both sides; a file only cares about file rights.
+ */
+static __always_inline int gains_access(__u64 domain, struct dentry *child,
+					__u32 from, __u32 to)
+{
+	__u32 mask = is_dir_dentry(child) ? CORRAL_ACCESS_ALL
+					  : CORRAL_ACCESS_FILE;
+
+	from |= own_access(domain, child);
+	return !!(to & mask & ~from);
+}
+
+/*
+ * Link and rename (Landlock's refer rules).  Within one directory only
+ * create/remove on it matter.  Across directories both sides also need
+ * refer, and the moved entry must not gain rights (EXDEV).  EACCES wins
+ * over EXDEV: a missing create or remove is reported first.
+ */
+static __always_inline int check_refer(__u64 domain, const struct path *old_dir,
+				       struct dentry *old_dentry,
+				       const struct path *new_dir,
+				       struct dentry *new_dentry,
+				       __u32 src_want, __u32 dst_want,
+				       int exchange)
+{
+	struct vfsmount *mnt = BPF_CORE_READ(new_dir, mnt);
+	struct dentry *src = BPF_CORE_READ(old_dir, dentry);
+	struct dentry *dst = BPF_CORE_READ(new_dir, dentry);
+	long from, to;
+
+	if (src == dst)
+		return domain_allows(domain, mnt, dst, src_want | dst_want)
+			       ? 0 : -EACCES;
+	from = path_granted(domain, BPF_CORE_READ(old_dir, mnt), src,
+			    CORRAL_ACCESS_ALL);
+	to = path_granted(domain, mnt, dst, CORRAL_ACCESS_ALL);
+	if (from < 0 || to < 0)
+		return -EACCES;
+	if ((from & src_want) != src_want || (to & dst_want) != dst_want)
+		return -EACCES;
+	if (!(from & to & CORRAL_ACCESS_REFER))
+		return -EXDEV;
+	if (gains_access(domain, old_dentry, from, to))
+		return -EXDEV;
+	if (exchange && gains_access(domain, new_dentry, to, from))
+		return -EXDEV;
+	return 0;
+}
+
+SEC("lsm/path_link")
+int BPF_PROG(corral_path_link, struct dentry *old_dentry,
+	     const struct path *new_dir, struct dentry *new_dentry, int ret)
+{
+	struct corral_task *t;
+	struct path old_dir;
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t)
+		return 0;
+	/* link(2) never crosses mounts: the old parent is in new_dir's mount. */
+	old_dir.mnt = BPF_CORE_READ(new_dir, mnt);
+	old_dir.dentry = BPF_CORE_READ(old_dentry, d_parent);
+	return check_refer(t->domain, &old_dir, old_dentry, new_dir,
+			   new_dentry, 0, CORRAL_ACCESS_CREATE, 0);
+}
+
+SEC("lsm/path_rename")
+int BPF_PROG(corral_path_rename, const struct path *old_dir,
+	     struct dentry *old_dentry, const struct path *new_dir,
+	     struct dentry *new_dentry, unsigned int flags, int ret)
+{
+	struct corral_task *t;
+	__u32 src_want = CORRAL_ACCESS_REMOVE;
+	__u32 dst_want = CORRAL_ACCESS_CREATE;
+	int exchange = !!(flags & RENAME_EXCHANGE);
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t)
+		return 0;
+	if (exchange) {
+		src_want |= CORRAL_ACCESS_CREATE;
+		dst_want |= CORRAL_ACCESS_REMOVE;
+	} else if (BPF_CORE_READ(new_dentry, d_inode)) {
+		dst_want |= CORRAL_ACCESS_REMOVE;  /* replaces an entry */
+	}
+	return check_refer(t->domain, old_dir, old_dentry, new_dir, new_dentry,
+			   src_want, dst_want, exchange);
+}
+
+/* Mount changes: EPERM inside any sandbox, as Landlock does. */
+static __always_inline int deny_in_domain(void)
+{
+	return task_dom() ? -EPERM : 0;
+}
+
+SEC("lsm/sb_mount")
+int BPF_PROG(corral_sb_mount, const char *dev_name, const struct path *path,
+	     const char *type, unsigned long flags, void *data, int ret)
+{
+	return ret ? ret : deny_in_domain();
+}
+
+SEC("lsm/sb_umount")
+int BPF_PROG(corral_sb_umount, struct vfsmount *mnt, int flags, int ret)
+{
+	return ret ? ret : deny_in_domain();
+}
+
+SEC("lsm/sb_remount")
+int BPF_PROG(corral_sb_remount, struct super_block *sb, void *mnt_opts, int ret)
+{
+	return ret ? ret : deny_in_domain();
+}
+
+SEC("lsm/sb_pivotroot")
+int BPF_PROG(corral_sb_pivotroot, const struct path *old_path,
+	     const struct path *new_path, int ret)
+{
+	return ret ? ret : deny_in_domain();
+}
+
+SEC("lsm/move_mount")
+int BPF_PROG(corral_move_mount, const struct path *from_path,
+	     const struct path *to_path, int ret)
+{
+	return ret ? ret : deny_in_domain();
+}
+
+/*
+ * Inheritance: every new task (process or thread) of a sandboxed parent
+ * carries the parent's domain.  Failing to store it fails the fork.
+ */
+SEC("lsm/task_alloc")
+int BPF_PROG(corral_task_alloc, struct task_struct *task,
+	     unsigned long clone_flags, int ret)
+{
+	struct corral_task *parent, *child;
+	struct corral_domain *dom;
+
+	if (ret)
+		return ret;
+	parent = task_dom();
+	if (!parent)
+		return 0;
+	dom = bpf_map_lookup_elem(&domains, &parent->domain);
+	if (!dom)
+		return -EPERM;          /* a domain must exist while used */
+	child = bpf_task_storage_get(&task_domain, task, 0,
+				     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!child)
+		return -ENOMEM;
+	child->domain = parent->domain;
+	__sync_fetch_and_add(&dom->tasks, 1);
+	return 0;
+}
+
+SEC("lsm/task_free")
+void BPF_PROG(corral_task_free, struct task_struct *task)
+{
+	struct corral_task *t;
+	struct corral_domain *dom;
+	__u64 domain;
+
+	t = bpf_task_storage_get(&task_domain, task, 0, 0);
+	if (!t)
+		return;
+	domain = t->domain;
+	dom = bpf_map_lookup_elem(&domains, &domain);
+	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
+		bpf_map_delete_elem(&domains, &domain);
+}
+
+/*
+ * Rule registration: the launcher fstat()s an O_PATH fd with a pending
+ * request in its task_register slot; the key is derived here, from the
+ * inode the kernel will meet again on every walk.
+ */
+SEC("lsm/inode_getattr")
+int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
+{
+	struct corral_register *reg;
+	struct corral_rule_key key = {};
+	struct corral_rule rule = {}, *old;
+	struct inode *inode;
+
+	if (ret)
+		return ret;
+	reg = bpf_task_storage_get(&task_register, bpf_get_current_task_btf(),
+				   0, 0);
+	if (!reg || reg->status != CORRAL_REGISTER_PENDING)
+		return 0;
+	inode = BPF_CORE_READ(path, dentry, d_inode);
+	if (!inode) {
+		reg->status = -ENOENT;
+		return 0;
+	}
+	rule_key(&key, reg->domain, inode);
+	old = bpf_map_lookup_elem(&rules, &key);
+	if (old) {
+		old->access |= reg->access;  /* single writer: the launcher */
+		reg->status = CORRAL_REGISTER_DONE;
+		return 0;
+	}
+	rule.access = reg->access;
+	/* Only the launcher writes its own domain's rules: no insert race. */
+	if (bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))
+		reg->status = -ENOSPC;  /* map full: the launcher fails closed */
+	else
+		reg->status = CORRAL_REGISTER_DONE;
+	return 0;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * corral_abi.h - the one contract between corral's BPF programs and the
+ * launcher: access bits, map keys and map values.  Included by
+ * bpf/corral.bpf.c and by sandbox/ code; nothing shared across that
+ * boundary is defined anywhere else.
+ *
+ * Bump CORRAL_ABI_VERSION whenever a layout below changes: `corral setup`
+ * pins it and the launcher refuses a pinned program set of another version.
+ */
+#ifndef CORRAL_ABI_H
+#define CORRAL_ABI_H
+
+#ifdef __bpf__
+/* The BPF side gets __u32 and friends from its kernel-types header. */
+#else
+#include <linux/types.h>
+#endif
+
+#define CORRAL_ABI_VERSION 1
+
+/* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
+enum corral_access {
+	CORRAL_ACCESS_READ     = 1u << 0, /* open a file for reading */
+	CORRAL_ACCESS_READDIR  = 1u << 1, /* open (list) a directory */
+	CORRAL_ACCESS_WRITE    = 1u << 2, /* open a file for writing */
+	CORRAL_ACCESS_EXEC     = 1u << 3, /* execve, binfmt interpreter, ld.so */
+	CORRAL_ACCESS_TRUNCATE = 1u << 4, /* truncate(2), O_TRUNC, ftruncate */
+	CORRAL_ACCESS_CREATE   = 1u << 5, /* make any entry in a directory */
+	CORRAL_ACCESS_REMOVE   = 1u << 6, /* unlink or rmdir in a directory */
+	CORRAL_ACCESS_REFER    = 1u << 7, /* link/rename into another dir */
+	CORRAL_ACCESS_IOCTL    = 1u << 8, /* ioctl on char/block devices */
+};
+
+#define CORRAL_ACCESS_ALL   0x1ffu
+/* Rights that mean something on a file; a rule on a file keeps only these. */
+#define CORRAL_ACCESS_FILE  (CORRAL_ACCESS_READ | CORRAL_ACCESS_WRITE | \
+			     CORRAL_ACCESS_EXEC | CORRAL_ACCESS_TRUNCATE | \
+			     CORRAL_ACCESS_IOCTL)
+
+/*
+ * Rules: the truth.  Hash map "rules", key struct corral_rule_key, value
+ * struct corral_rule.  The key names an inode as the kernel sees it
+ * (inode->i_sb->s_dev, i_ino, i_generation), which is not always what
+ * stat(2) reports (overlayfs, btrfs subvolumes), so the launcher never
+ * builds keys itself: it registers an O_PATH fd and the BPF side derives
+ * the key (see struct corral_register).
+ *
+ * Example: `--rw /home/u/proj` in domain 0x5eed...  becomes
+ *   { .domain = 0x5eed..., .ino = 1312, .dev = 0x00800003, .generation = 77 }
+ *   -> { .access = READ|READDIR|WRITE|TRUNCATE|IOCTL|CREATE|REMOVE|REFER }
+ */
+struct corral_rule_key {
+	__u64 domain;     /* domain id, random, never 0 */
+	__u64 ino;        /* inode->i_ino */
+	__u32 dev;        /* inode->i_sb->s_dev, kernel encoding */
+	__u32 generation; /* inode->i_generation */
+};
+
+struct corral_rule {
+	__u32 access;     /* enum corral_access bits granted beneath */
+	__u32 reserved;   /* 0 */
+};
+
+/*
+ * Domains: hash map "domains", key __u64 domain id, value struct
+ * corral_domain.  A domain lives while tasks carry it: task_alloc counts
+ * up, task_free counts down and deletes the entry at zero.  Rules whose
+ * domain has no entry here are dead and reclaimed by the launcher.
+ *
+ * Example: { .tasks = 3, .created_ns = 81234567890, .uid = 1000 }
+ */
+struct corral_domain {
+	__s64 tasks;      /* live tasks carrying the domain */
+	__u64 created_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) at creation */
+	__u32 uid;        /* real uid of the launcher that made it */
+	__u32 flags;      /* CORRAL_DOMAIN_* */
+};
+
+/*
+ * Task storage "task_domain": value struct corral_task on every task that
+ * is sandboxed.  No entry means "nobody is watching": every hook returns 0.
+ */
+struct corral_task {
+	__u64 domain;     /* domain id */
+};
+
+/*
+ * Task storage "task_register": the launcher's channel for turning an
+ * O_PATH fd into a rule key.  It writes { domain, access, PENDING } on its
+ * own task (pidfd key), calls fstat(fd); the inode_getattr hook derives the
+ * key from the fd's inode, merges the rule and sets status to DONE or to a
+ * negative errno; the launcher reads the status back and fails closed on
+ * anything but DONE.
+ */
+enum corral_register_status {
+	CORRAL_REGISTER_PENDING = 1,
+	CORRAL_REGISTER_DONE    = 2,
+};
+
+struct corral_register {
+	__u64 domain;
+	__u32 access;     /* rights to add on the inode */
+	__s32 status;     /* enum corral_register_status or -errno */
+};
+
+/* Read-only data "abi_version" in the object, pinned as map "info". */
+struct corral_info {
+	__u32 abi_version; /* CORRAL_ABI_VERSION of the loaded programs */
+	__u32 reserved;
+};
+
+/* Map capacities, fixed before load. */
+#define CORRAL_MAX_RULES   65536
+#define CORRAL_MAX_DOMAINS 4096
+/* Longest walk from an object to the root, mounts included; deny past it. */
+#define CORRAL_MAX_DEPTH   512
+
+#ifndef __bpf__
+_Static_assert(sizeof(struct corral_rule_key) == 24, "rule key layout");
+_Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
+_Static_assert(sizeof(struct corral_domain) == 24, "domain layout");
+_Static_assert(sizeof(struct corral_task) == 8, "task layout");
+_Static_assert(sizeof(struct corral_register) == 16, "register layout");
+_Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_IOCTL << 1) - 1),
+	       "CORRAL_ACCESS_ALL covers every right");
+#endif
+
+#endif /* CORRAL_ABI_H */

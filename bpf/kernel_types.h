@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The few kernel structures corral's BPF programs read, declared with only
+ * the fields used.  preserve_access_index makes every access a CO-RE
+ * relocation resolved against the running kernel's BTF at load time, so
+ * the object does not depend on the build machine's kernel and no
+ * vmlinux.h is needed.
+ */
+#ifndef CORRAL_KERNEL_TYPES_H
+#define CORRAL_KERNEL_TYPES_H
+
+#include <linux/types.h>
+#include <linux/bpf.h>
+
+typedef unsigned short umode_t;
+typedef unsigned int fmode_t;
+typedef __u32 dev_t;
+
+#pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
+
+struct super_block {
+	dev_t s_dev;
+	unsigned long s_flags;
+};
+
+struct inode {
+	umode_t i_mode;
+	unsigned long i_ino;
+	__u32 i_generation;
+	struct super_block *i_sb;
+};
+
+struct dentry {
+	struct dentry *d_parent;
+	struct inode *d_inode;
+	struct super_block *d_sb;
+};
+
+struct vfsmount {
+	struct dentry *mnt_root;
+	struct super_block *mnt_sb;
+};
+
+/* fs/mount.h: the vfsmount is embedded; we only climb to the parent. */
+struct mount {
+	struct mount *mnt_parent;
+	struct dentry *mnt_mountpoint;
+	struct vfsmount mnt;
+};
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+};
+
+struct file {
+	struct path f_path;
+	struct inode *f_inode;
+	unsigned int f_flags;
+	fmode_t f_mode;
+};
+
+struct task_struct {
+	int pid;
+	int tgid;
+};
+
+#pragma clang attribute pop
+
+/* Stable UAPI/kernel constants (include/linux/fs.h, uapi/linux/stat.h). */
+#define S_IFMT   00170000
+#define S_IFDIR  0040000
+#define S_IFCHR  0020000
+#define S_IFBLK  0060000
+#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+
+#define FMODE_READ   0x1
+#define FMODE_WRITE  0x2
+#define __FMODE_EXEC 0x20        /* in f_flags, not f_mode */
+#define SB_NOUSER    (1UL << 31) /* internal mounts: pipes, sockets, anon */
+#define S_PRIVATE    (1 << 9)    /* inode->i_flags: fs-internal inode */
+#define RENAME_EXCHANGE (1 << 1)
+
+#define EPERM   1
+#define ENOENT  2
+#define ENOMEM  12
+#define EACCES  13
+#define EXDEV   18
+#define ENOSPC  28
+
+#endif /* CORRAL_KERNEL_TYPES_H */

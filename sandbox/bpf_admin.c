@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bpf_admin.c - `corral setup`, `status` and `teardown`: load the one
+ * program set every sandbox shares, pin its maps and links under
+ * CORRAL_PIN_DIR, report on it, remove it.
+ *
+ * Pins: one file per map (task_domain, task_register, rules, domains,
+ * info) and one per attached program (link_<program>).  "info" is pinned
+ * last, so its presence means a complete setup.
+ */
+#include "config.h"
+
+#include "engine_bpf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "corral_abi.h"
+#include "corral.skel.h"
+#include "util.h"
+
+int bpf_lsm_active(char *why, size_t size)
+{
+	char list[512] = "";
+	FILE *f = fopen(CORRAL_LSM_LIST, "re");
+	int found = 0;
+
+	if (!f) {
+		snprintf(why, size, "cannot read " CORRAL_LSM_LIST " (%s); "
+			 "hint: is securityfs mounted?", strerror(errno));
+		return 0;
+	}
+	if (!fgets(list, sizeof(list), f))
+		list[0] = '\0';
+	fclose(f);
+	list[strcspn(list, "\n")] = '\0';
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+		found |= !strcmp(tok, "bpf");
+	if (!found)
+		snprintf(why, size, "the bpf LSM is not active (not in "
+			 CORRAL_LSM_LIST "); hint: boot with lsm=...,bpf, "
+			 "see corral-setup(8)");
+	return found;
+}
+
+int bpf_engine_pinned(void)
+{
+	return access(CORRAL_PIN_DIR "/info", F_OK) == 0;
+}
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int quiet_libbpf(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* Remove every pin we own; used by teardown and to clean a partial setup. */
+static int unpin_all(void)
+{
+	DIR *dir = opendir(CORRAL_PIN_DIR);
+	struct dirent *de;
+	int r = 0;
+
+	if (!dir)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (unlinkat(dirfd(dir), de->d_name, 0) < 0 && !r)
+			r = error_errno(errno, "unpinning " CORRAL_PIN_DIR
+					"/%s", de->d_name);
+	}
+	closedir(dir);
+	if (rmdir(CORRAL_PIN_DIR) < 0 && errno != ENOENT && !r)
+		r = error_errno(errno, "removing " CORRAL_PIN_DIR);
+	return r;
+}
+
+/* LSM hooks differ between kernels: load only programs whose hook exists. */
+static void skip_missing_hooks(struct corral_bpf *skel)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *prog;
+
+	if (!vmlinux)
+		return;         /* the load will fail with a clearer error */
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *hook = strchr(bpf_program__section_name(prog), '/');
+		char func[128];
+
+		snprintf(func, sizeof(func), "bpf_lsm_%s", hook ? hook + 1 : "");
+		if (btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) < 0)
+			bpf_program__set_autoload(prog, false);
+	}
+	btf__free(vmlinux);
+}
+
+static int pin_maps(struct corral_bpf *skel)
+{
+	struct bpf_map *map;
+	char path[256];
+
+	bpf_object__for_each_map(map, skel->obj) {
+		if (bpf_map__is_internal(map) || map == skel->maps.info)
+			continue;
+		snprintf(path, sizeof(path), CORRAL_PIN_DIR "/%s",
+			 bpf_map__name(map));
+		if (bpf_map__pin(map, path) < 0)
+			return error_errno(errno, "pinning map %s", path);
+	}
+	return 0;
+}
+
+static int attach_and_pin(struct corral_bpf *skel, int *n_hooks)
+{
+	struct bpf_program *prog;
+	char path[256];
+
+	*n_hooks = 0;
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_link *link;
+		int r;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach_lsm(prog);
+		if (!link)
+			return error_errno(errno, "attaching program %s to %s",
+					   bpf_program__name(prog),
+					   bpf_program__section_name(prog));
+		snprintf(path, sizeof(path), CORRAL_PIN_DIR "/link_%s",
+			 bpf_program__name(prog));
+		r = bpf_link__pin(link, path);
+		bpf_link__destroy(link);   /* the pin keeps it attached */
+		if (r < 0)
+			return error_errno(r, "pinning link %s", path);
+		(*n_hooks)++;
+	}
+	return 0;
+}
+
+static int write_info(struct corral_bpf *skel)
+{
+	struct corral_info info = { .abi_version = CORRAL_ABI_VERSION };
+	__u32 zero = 0;
+
+	if (bpf_map__update_elem(skel->maps.info, &zero, sizeof(zero), &info,
+				 sizeof(info), BPF_ANY) < 0)
+		return error_errno(errno, "writing the info map");
+	if (bpf_map__pin(skel->maps.info, CORRAL_PIN_DIR "/info") < 0)
+		return error_errno(errno, "pinning " CORRAL_PIN_DIR "/info");
+	return 0;
+}
+
+static int load_and_pin(int *n_hooks)
+{
+	struct corral_bpf *skel = corral_bpf__open();
+	int r;
+
+	if (!skel)
+		return error_errno(errno, "opening the BPF object corral.bpf.o");
+	skip_missing_hooks(skel);
+	r = corral_bpf__load(skel);
+	if (r < 0) {
+		error_errno(r, "loading the BPF object corral.bpf.o (hint: "
+			    "'corral --debug setup' prints the verifier log)");
+		goto out;
+	}
+	if (mkdir(CORRAL_PIN_DIR, 0755) < 0 && errno != EEXIST) {
+		r = error_errno(errno, "creating " CORRAL_PIN_DIR " (hint: is "
+				"bpffs mounted on /sys/fs/bpf?)");
+		goto out;
+	}
+	r = pin_maps(skel);
+	if (!r)
+		r = attach_and_pin(skel, n_hooks);
+	if (!r)
+		r = write_info(skel);
+out:
+	corral_bpf__destroy(skel);
+	return r;
+}
+
+int bpf_admin_setup(bool debug)
+{
+	char why[256];
+	int n_hooks = 0;
+
+	libbpf_set_print(debug ? print_libbpf : quiet_libbpf);
+	if (!bpf_lsm_active(why, sizeof(why)))
+		die("setup: %s", why);
+	if (geteuid() != 0)
+		die("setup: loading the programs needs root (run it as root, or "
+		    "enable corral-setup.service)");
+	if (bpf_engine_pinned()) {
+		printf("corral: already set up (" CORRAL_PIN_DIR ")\n");
+		return 0;
+	}
+	/* A partial setup (interrupted) is no setup: start clean. */
+	if (unpin_all() < 0 || load_and_pin(&n_hooks) < 0) {
+		unpin_all();
+		die("setup failed; nothing is left pinned");
+	}
+	printf("corral: set up %d hooks, pinned under " CORRAL_PIN_DIR "\n",
+	       n_hooks);
+	return 0;
+}
+
+static int count_links(void)
+{
+	DIR *dir = opendir(CORRAL_PIN_DIR);
+	struct dirent *de;
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir)))
+		n += !strncmp(de->d_name, "link_", 5);
+	closedir(dir);
+	return n;
+}
+
+/* Live domains, or -errno after a message. */
+static int live_domains(void)
+{
+	int fd = bpf_obj_get(CORRAL_PIN_DIR "/domains");
+	int n;
+
+	if (fd < 0)
+		return error_errno(errno, "opening " CORRAL_PIN_DIR "/domains");
+	n = engine_bpf_count_domains(fd);
+	close(fd);
+	if (n < 0)
+		return error_errno(n, "reading " CORRAL_PIN_DIR "/domains");
+	return n;
+}
+
+int bpf_admin_status(void)
+{
+	char why[256];
+	int n;
+
+	if (!bpf_lsm_active(why, sizeof(why)))
+		die("status: %s", why);
+	printf("bpf LSM: active\n");
+	if (!bpf_engine_pinned()) {
+		printf("programs: not set up (run 'corral setup' as root)\n");
+		return 0;
+	}
+	printf("programs: pinned under " CORRAL_PIN_DIR " (%d hooks, abi %d)\n",
+	       count_links(), CORRAL_ABI_VERSION);
+	n = live_domains();
+	if (n < 0)
+		return CORRAL_EXIT_FAILURE;
+	printf("domains: %d live\n", n);
+	return 0;
+}
+
+int bpf_admin_teardown(bool force)
+{
+	char why[256];
+	int n;
+
+	if (!bpf_lsm_active(why, sizeof(why)))
+		die("teardown: %s", why);
+	if (access(CORRAL_PIN_DIR, F_OK) < 0) {
+		printf("corral: nothing to tear down\n");
+		return 0;
+	}
+	n = bpf_engine_pinned() ? live_domains() : 0;
+	if (n < 0)
+		return CORRAL_EXIT_FAILURE;
+	if (n > 0 && !force)
+		die("teardown: %d sandbox domain%s live: unpinning would leave "
+		    "them unconfined; wait for them to end or use --force",
+		    n, n == 1 ? " is" : "s are");
+	if (unpin_all() < 0)
+		die("teardown: some pins under " CORRAL_PIN_DIR " remain");
+	printf("corral: torn down%s\n", n > 0 ? " (live domains are now "
+	       "unconfined)" : "");
+	return 0;
+}

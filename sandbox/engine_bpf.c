@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * engine_bpf.c - what one launch does with the pinned maps.
+ *
+ * The domain id is random and inserted with BPF_NOEXIST, so no caller
+ * chooses it and two launchers never share one.  Rules are registered
+ * through the kernel (see struct corral_register in corral_abi.h) rather
+ * than keyed from stat(2), whose st_dev/st_ino differ from the inode the
+ * BPF walk meets on overlayfs and btrfs.
+ */
+#include "config.h"
+
+#include "engine_bpf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "corral_abi.h"
+#include "util.h"
+
+static int open_pinned(const char *name, int *fd)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CORRAL_PIN_DIR "/%s", name);
+	*fd = bpf_obj_get(path);
+	if (*fd < 0)
+		return error_errno(errno, "opening %s (hint: run 'corral "
+				   "setup' as root, or 'corral status')", path);
+	return 0;
+}
+
+static int check_abi(void)
+{
+	struct corral_info info = { 0 };
+	__u32 zero = 0;
+	_cleanup_close_ int fd = -1;
+	int r = open_pinned("info", &fd);
+
+	if (r < 0)
+		return r;
+	if (bpf_map_lookup_elem(fd, &zero, &info) < 0)
+		return error_errno(errno, "reading " CORRAL_PIN_DIR "/info");
+	if (info.abi_version != CORRAL_ABI_VERSION) {
+		warn_msg(CORRAL_PIN_DIR " holds programs of ABI %u, this corral "
+			 "speaks %u; hint: 'corral teardown --force && corral "
+			 "setup' as root", info.abi_version, CORRAL_ABI_VERSION);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int engine_bpf_open(struct bpf_engine *e)
+{
+	int r;
+
+	*e = (struct bpf_engine){ -1, -1, -1, -1, -1, 0 };
+	r = check_abi();
+	if (!r)
+		r = open_pinned("task_domain", &e->task_domain);
+	if (!r)
+		r = open_pinned("task_register", &e->task_register);
+	if (!r)
+		r = open_pinned("rules", &e->rules);
+	if (!r)
+		r = open_pinned("domains", &e->domains);
+	if (r < 0)
+		return r;
+	e->pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (e->pidfd < 0)
+		return error_errno(errno, "pidfd_open on this process");
+	return 0;
+}
+
+/*
+ * Rules of domains that no longer exist are dead weight in a bounded map:
+ * drop them before adding ours.  Deleting while iterating restarts the
+ * iteration, so collect first.
+ */
+static void reclaim_dead_rules(struct bpf_engine *e)
+{
+	struct corral_rule_key key, next, *dead = NULL;
+	struct corral_domain dom;
+	size_t n_dead = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(e->rules, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(e->domains, &key.domain, &dom))
+			continue;
+		dead = xrealloc(dead, n_dead + 1, sizeof(*dead));
+		dead[n_dead++] = key;
+	}
+	for (size_t i = 0; i < n_dead; i++)
+		bpf_map_delete_elem(e->rules, &dead[i]);
+	free(dead);
+}
+
+int engine_bpf_create_domain(struct bpf_engine *e)
+{
+	struct corral_domain dom = { .tasks = 1, .uid = getuid() };
+	struct timespec now;
+
+	reclaim_dead_rules(e);
+	if (clock_gettime(CLOCK_MONOTONIC, &now) == 0)
+		dom.created_ns = (__u64)now.tv_sec * 1000000000ull +
+				 (__u64)now.tv_nsec;
+	for (int tries = 0; tries < 8; tries++) {
+		uint64_t id;
+
+		if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+			return error_errno(errno, "getrandom for a domain id");
+		if (!id)
+			continue;
+		if (!bpf_map_update_elem(e->domains, &id, &dom, BPF_NOEXIST)) {
+			e->domain = id;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return error_errno(errno, "creating a domain in "
+					   CORRAL_PIN_DIR "/domains (%d "
+					   "sandboxes at most)",
+					   CORRAL_MAX_DOMAINS);
+	}
+	warn_msg("could not find a free domain id after 8 tries");
+	return -EAGAIN;
+}
+
+int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
+			const char *path)
+{
+	struct corral_register reg = {
+		.domain = e->domain,
+		.access = access,
+		.status = CORRAL_REGISTER_PENDING,
+	};
+	struct stat st;
+
+	if (bpf_map_update_elem(e->task_register, &e->pidfd, &reg, BPF_ANY) < 0)
+		return error_errno(errno, "%s: preparing its rule", path);
+	/* The inode_getattr hook turns this fstat into the rule. */
+	if (fstat(fd, &st) < 0)
+		return error_errno(errno, "%s: fstat to register its rule", path);
+	if (bpf_map_lookup_elem(e->task_register, &e->pidfd, &reg) < 0)
+		return error_errno(errno, "%s: reading its rule back", path);
+	if (reg.status == CORRAL_REGISTER_DONE)
+		return 0;
+	if (reg.status == CORRAL_REGISTER_PENDING) {
+		warn_msg("%s: the BPF programs did not register the rule "
+			 "(is corral's inode_getattr hook attached? see "
+			 "'corral status')", path);
+		return -ENOLINK;
+	}
+	return error_errno(reg.status, "%s: registering its rule%s", path,
+			   reg.status == -ENOSPC ? " (the rules map is full)"
+						 : "");
+}
+
+int engine_bpf_enter(struct bpf_engine *e)
+{
+	struct corral_task task = { .domain = e->domain };
+
+	bpf_map_delete_elem(e->task_register, &e->pidfd);
+	if (bpf_map_update_elem(e->task_domain, &e->pidfd, &task,
+				BPF_NOEXIST) < 0) {
+		if (errno == EEXIST)
+			warn_msg("this process is already in a corral sandbox; "
+				 "nesting is not supported by the bpf engine");
+		else
+			error_errno(errno, "entering the sandbox domain");
+		return -EPERM;
+	}
+	return 0;
+}
+
+void engine_bpf_abort(struct bpf_engine *e)
+{
+	if (e->domain && e->domains >= 0)
+		bpf_map_delete_elem(e->domains, &e->domain);
+	e->domain = 0;
+}
+
+void engine_bpf_close(struct bpf_engine *e)
+{
+	closep(&e->task_domain);
+	closep(&e->task_register);
+	closep(&e->rules);
+	closep(&e->domains);
+	closep(&e->pidfd);
+	e->task_domain = e->task_register = e->rules = e->domains = -1;
+	e->pidfd = -1;
+}
+
+int engine_bpf_count_domains(int domains_fd)
+{
+	__u64 key, next, *prev = NULL;
+	struct corral_domain dom;
+	int live = 0;
+
+	while (!bpf_map_get_next_key(domains_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(domains_fd, &key, &dom) &&
+		    dom.tasks > 0)
+			live++;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	return live;
+}

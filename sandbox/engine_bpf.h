@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine_bpf.h - the BPF-LSM engine.  bpf_admin.c loads, pins and
+ * unpins the shared program set (root); engine_bpf.c is what a launch
+ * does with the pinned maps: make a domain, register rules, enter it.
+ */
+#ifndef CORRAL_ENGINE_BPF_H
+#define CORRAL_ENGINE_BPF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define CORRAL_PIN_DIR  "/sys/fs/bpf/corral"
+#define CORRAL_LSM_LIST "/sys/kernel/security/lsm"
+
+/* bpf_admin.c: subcommands; each returns an exit status. */
+int bpf_admin_setup(bool debug);
+int bpf_admin_status(void);
+int bpf_admin_teardown(bool force);
+
+/*
+ * Is "bpf" in the active LSM list?  Returns 1 or 0; on 0 or error, @why
+ * holds one line saying what is missing.
+ */
+int bpf_lsm_active(char *why, size_t size);
+/* Are corral's programs pinned (setup done)?  Returns 1 or 0. */
+int bpf_engine_pinned(void);
+
+struct bpf_engine {
+	int task_domain;   /* map fds, -1 when closed */
+	int task_register;
+	int rules;
+	int domains;
+	int pidfd;         /* this process: the key of task storage maps */
+	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
+};
+
+/* Needs CAP_BPF effective.  Each returns 0 or -errno after a message. */
+int engine_bpf_open(struct bpf_engine *engine);
+int engine_bpf_create_domain(struct bpf_engine *engine);
+int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access,
+			const char *path);
+int engine_bpf_enter(struct bpf_engine *engine);
+/* Undoes a domain that was never entered; safe on any state. */
+void engine_bpf_abort(struct bpf_engine *engine);
+void engine_bpf_close(struct bpf_engine *engine);
+/* Live domains (tasks > 0), or -errno. */
+int engine_bpf_count_domains(int domains_fd);
+
+#endif /* CORRAL_ENGINE_BPF_H */

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include "policy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+struct name_bits {
+	const char *name;
+	uint32_t bits;
+};
+
+static const struct name_bits right_names[] = {
+	{ "read",     CORRAL_ACCESS_READ },
+	{ "readdir",  CORRAL_ACCESS_READDIR },
+	{ "write",    CORRAL_ACCESS_WRITE },
+	{ "exec",     CORRAL_ACCESS_EXEC },
+	{ "truncate", CORRAL_ACCESS_TRUNCATE },
+	{ "create",   CORRAL_ACCESS_CREATE },
+	{ "remove",   CORRAL_ACCESS_REMOVE },
+	{ "refer",    CORRAL_ACCESS_REFER },
+	{ "ioctl",    CORRAL_ACCESS_IOCTL },
+};
+
+static const struct name_bits group_names[] = {
+	{ "ro",  CORRAL_GROUP_RO },
+	{ "rx",  CORRAL_GROUP_RX },
+	{ "rw",  CORRAL_GROUP_RW },
+	{ "rwx", CORRAL_GROUP_RWX },
+};
+
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+static uint32_t lookup(const struct name_bits *table, size_t n,
+		       const char *name, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(table[i].name) == len &&
+		    !strncmp(table[i].name, name, len))
+			return table[i].bits;
+	return 0;
+}
+
+uint32_t rights_group(const char *name)
+{
+	return lookup(group_names, N_ELEMS(group_names), name, strlen(name));
+}
+
+int rights_parse(const char *text, uint32_t *access, const char **bad)
+{
+	uint32_t acc = 0;
+	const char *p = text;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		uint32_t bits = lookup(right_names, N_ELEMS(right_names), p,
+				       len);
+
+		if (!bits)
+			bits = lookup(group_names, N_ELEMS(group_names), p,
+				      len);
+		if (!bits) {
+			*bad = p;
+			return -EINVAL;
+		}
+		acc |= bits;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*access = acc;
+	return 0;
+}
+
+char *rights_format(uint32_t access, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < N_ELEMS(right_names); i++) {
+		int n;
+
+		if (!(access & right_names[i].bits))
+			continue;
+		n = snprintf(buf + used, size - used, "%s%s",
+			     used ? "," : "", right_names[i].name);
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+void policy_add(struct policy *policy, const char *path, uint32_t access,
+		const char *origin)
+{
+	struct policy_rule *rule;
+
+	if (policy->n_rules == policy->cap_rules) {
+		policy->cap_rules = policy->cap_rules ? 2 * policy->cap_rules
+						      : 16;
+		policy->rules = xrealloc(policy->rules, policy->cap_rules,
+					 sizeof(*policy->rules));
+	}
+	rule = &policy->rules[policy->n_rules++];
+	rule->path = xstrdup(path);
+	rule->access = access;
+	rule->origin = xstrdup(origin);
+}
+
+void policy_free(struct policy *policy)
+{
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		free(policy->rules[i].path);
+		free(policy->rules[i].origin);
+	}
+	free(policy->rules);
+	policy->rules = NULL;
+	policy->n_rules = policy->cap_rules = 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * policy.h - what a sandbox may touch: a list of {path, rights} rules,
+ * built from the command line (and later profiles), engine-independent.
+ */
+#ifndef CORRAL_POLICY_H
+#define CORRAL_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "corral_abi.h"
+
+/* Groups of rights (DESIGN.md section 2). */
+#define CORRAL_GROUP_RO  (CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR)
+#define CORRAL_GROUP_RX  (CORRAL_GROUP_RO | CORRAL_ACCESS_EXEC)
+#define CORRAL_GROUP_RW  (CORRAL_GROUP_RO | CORRAL_ACCESS_WRITE | \
+			  CORRAL_ACCESS_TRUNCATE | CORRAL_ACCESS_IOCTL | \
+			  CORRAL_ACCESS_CREATE | CORRAL_ACCESS_REMOVE | \
+			  CORRAL_ACCESS_REFER)
+#define CORRAL_GROUP_RWX (CORRAL_GROUP_RW | CORRAL_ACCESS_EXEC)
+
+struct policy_rule {
+	char *path;        /* as the user wrote it */
+	uint32_t access;   /* enum corral_access bits */
+	char *origin;      /* "command line" or "file:line" */
+};
+
+struct policy {
+	struct policy_rule *rules;
+	size_t n_rules;
+	size_t cap_rules;
+};
+
+/*
+ * Parses "read,exec" or a group name ("rw") into access bits.  Returns 0,
+ * or -EINVAL with *bad pointing at the first unknown name.
+ */
+int rights_parse(const char *text, uint32_t *access, const char **bad);
+/* Writes "read,readdir,exec" for @access into @buf; returns @buf. */
+char *rights_format(uint32_t access, char *buf, size_t size);
+/* Access bits of a group name ("ro", "rx", "rw", "rwx"), or 0. */
+uint32_t rights_group(const char *name);
+
+void policy_add(struct policy *policy, const char *path, uint32_t access,
+		const char *origin);
+void policy_free(struct policy *policy);
+
+#endif /* CORRAL_POLICY_H */

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * privs.c - the only file that changes capabilities.  See privs.h for the
+ * order in which a launch uses it.
+ */
+#include "config.h"
+
+#include "privs.h"
+
+#include <errno.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+
+#include "util.h"
+
+static cap_t cap_get_proc_or_die(void)
+{
+	cap_t caps = cap_get_proc();
+
+	if (!caps)
+		die_errno("reading this process's capabilities");
+	return caps;
+}
+
+static void cap_set_proc_or_die(cap_t caps, const char *what)
+{
+	if (cap_set_proc(caps) < 0)
+		die_errno("%s", what);
+}
+
+int privs_init_launcher(void)
+{
+	const cap_value_t bpf = CAP_BPF;
+	cap_flag_value_t permitted = CAP_CLEAR;
+	cap_t caps = cap_get_proc_or_die();
+
+	if (cap_get_flag(caps, CAP_BPF, CAP_PERMITTED, &permitted) < 0)
+		die_errno("reading CAP_BPF from this process's capabilities");
+	cap_free(caps);
+	if (permitted != CAP_SET) {
+		warn_msg("CAP_BPF is not permitted to this process; hint: run "
+			 "as root, or install corral with 'setcap cap_bpf+p' "
+			 "(make install does it)");
+		return -EPERM;
+	}
+	caps = cap_init();
+	if (!caps)
+		die_errno("allocating a capability set");
+	if (cap_set_flag(caps, CAP_PERMITTED, 1, &bpf, CAP_SET) < 0)
+		die_errno("building the CAP_BPF-only capability set");
+	cap_set_proc_or_die(caps, "reducing capabilities to CAP_BPF");
+	cap_free(caps);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		die_errno("clearing ambient capabilities");
+	return 0;
+}
+
+void privs_raise_bpf(void)
+{
+	const cap_value_t bpf = CAP_BPF;
+	cap_t caps = cap_get_proc_or_die();
+
+	if (cap_set_flag(caps, CAP_EFFECTIVE, 1, &bpf, CAP_SET) < 0)
+		die_errno("building the CAP_BPF effective set");
+	cap_set_proc_or_die(caps, "raising CAP_BPF to write the sandbox rules");
+	cap_free(caps);
+}
+
+static void check_no_caps_left(void)
+{
+	cap_t now = cap_get_proc_or_die();
+	cap_t none = cap_init();
+	int differ;
+
+	if (!none)
+		die_errno("allocating a capability set");
+	differ = cap_compare(now, none);
+	cap_free(now);
+	cap_free(none);
+	if (differ)
+		die("capabilities still present after dropping them all; "
+		    "refusing to run the command");
+}
+
+void privs_drop_all(void)
+{
+	cap_t none = cap_init();
+
+	if (!none)
+		die_errno("allocating a capability set");
+	cap_set_proc_or_die(none, "dropping every capability");
+	cap_free(none);
+	check_no_caps_left();
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die_errno("setting NO_NEW_PRIVS");
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		die("NO_NEW_PRIVS did not stick; refusing to run the command");
+}

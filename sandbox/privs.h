@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * privs.h - capabilities.  corral runs with CAP_BPF permitted (file
+ * capability cap_bpf+p, or root); it is effective only between
+ * privs_raise_bpf() and privs_drop_all(), which drops every capability
+ * for good before the command runs.
+ */
+#ifndef CORRAL_PRIVS_H
+#define CORRAL_PRIVS_H
+
+/*
+ * First step of a launch: effective set emptied, permitted reduced to
+ * CAP_BPF.  Returns 0, or -EPERM (with a message and a hint) when
+ * CAP_BPF is not permitted at all.
+ */
+int privs_init_launcher(void);
+/* Makes CAP_BPF effective; dies if it cannot. */
+void privs_raise_bpf(void);
+/*
+ * Clears every capability set, sets NO_NEW_PRIVS, and reads the state
+ * back; dies if anything is left.
+ */
+void privs_drop_all(void);
+
+#endif /* CORRAL_PRIVS_H */

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static void vmessage(const char *fmt, va_list ap, int err)
+{
+	fputs("corral: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, 0);
+	va_end(ap);
+	exit(CORRAL_EXIT_FAILURE);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, err);
+	va_end(ap);
+	exit(CORRAL_EXIT_FAILURE);
+}
+
+void die_with_status(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, 0);
+	va_end(ap);
+	exit(status);
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, 0);
+	va_end(ap);
+}
+
+int error_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, err < 0 ? -err : err);
+	va_end(ap);
+	return err < 0 ? err : -err;
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu x %zu bytes", nmemb, size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size && nmemb > (size_t)-1 / size)
+		die("out of memory: %zu x %zu bytes overflows", nmemb, size);
+	size *= nmemb;
+	p = realloc(ptr, size ? size : 1);
+	if (!p)
+		die("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die("out of memory copying a %zu-byte string", strlen(s));
+	return p;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * util.h - the die family, cleanup attributes and checked allocation.
+ *
+ * die()/die_errno() are the only way corral exits on its own failure:
+ * they print "corral: <what>: <why>" and exit CORRAL_EXIT_FAILURE.  Code
+ * below main returns -errno after printing one message instead.
+ */
+#ifndef CORRAL_UTIL_H
+#define CORRAL_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <stdnoreturn.h>
+#include <unistd.h>
+
+/* Exit statuses of corral itself, as env(1) and chroot(1). */
+enum {
+	CORRAL_EXIT_FAILURE = 125,   /* corral failed before exec */
+	CORRAL_EXIT_CANNOT_EXEC = 126, /* command found, not executable */
+	CORRAL_EXIT_NOT_FOUND = 127, /* command not found */
+};
+
+#define PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+noreturn void die(const char *fmt, ...) PRINTF(1, 2);
+noreturn void die_errno(const char *fmt, ...) PRINTF(1, 2);
+noreturn void die_with_status(int status, const char *fmt, ...) PRINTF(2, 3);
+void warn_msg(const char *fmt, ...) PRINTF(1, 2);
+/* Prints "corral: <fmt>: strerror(-err)" and returns err (negative). */
+int error_errno(int err, const char *fmt, ...) PRINTF(2, 3);
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+
+static inline void closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+
+#define _cleanup_free_ __attribute__((cleanup(freep)))
+#define _cleanup_close_ __attribute__((cleanup(closep)))
+
+static inline void *steal_pointer(void *pp)
+{
+	void **p = pp, *ret = *p;
+
+	*p = NULL;
+	return ret;
+}
+
+static inline int steal_fd(int *fd)
+{
+	int ret = *fd;
+
+	*fd = -1;
+	return ret;
+}
+
+#endif /* CORRAL_UTIL_H */

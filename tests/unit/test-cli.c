@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Host unit tests: command-line parsing and access rights. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "policy.h"
+#include "tap.h"
+
+#define ARGV(...) ((char *[]){ "corral", __VA_ARGS__, NULL })
+#define ARGC(v) ((int)(sizeof(v) / sizeof(*(v))) - 1)
+
+static FILE *devnull;
+
+static int parse(int argc, char **argv, struct corral_opts *opts)
+{
+	return cli_parse(argc, argv, opts, devnull);
+}
+
+static void test_groups(void)
+{
+	char *argv[] = { "corral", "--ro", "/a", "--rx", "/b", "--rw", "/c",
+			 "--rwx", "/d", "--", "make", "-j2", NULL };
+	struct corral_opts o;
+
+	TAP_EQ(0, parse(ARGC(argv), argv, &o), "groups parse");
+	TAP_EQ(4, o.policy.n_rules, "one rule per group flag");
+	TAP_EQ(CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR,
+	       o.policy.rules[0].access, "--ro is read+readdir");
+	TAP_EQ(CORRAL_GROUP_RO | CORRAL_ACCESS_EXEC, o.policy.rules[1].access,
+	       "--rx adds exec");
+	TAP_OK(!(o.policy.rules[2].access & CORRAL_ACCESS_EXEC) &&
+	       (o.policy.rules[2].access & CORRAL_ACCESS_REFER) &&
+	       (o.policy.rules[2].access & CORRAL_ACCESS_TRUNCATE),
+	       "--rw has refer and truncate, not exec");
+	TAP_EQ(CORRAL_ACCESS_ALL, o.policy.rules[3].access,
+	       "--rwx is every right");
+	TAP_OK(!strcmp(o.policy.rules[3].path, "/d"), "rule keeps its path");
+	TAP_OK(!strcmp(o.argv[0], "make") && !strcmp(o.argv[1], "-j2"),
+	       "the command and its own options follow --");
+	cli_free(&o);
+}
+
+static void test_command_options_untouched(void)
+{
+	char **argv = ARGV("--ro", "/usr", "ls", "--rw", "/x");
+	struct corral_opts o;
+
+	TAP_EQ(0, parse(6, argv, &o), "options after COMMAND belong to it");
+	TAP_EQ(1, o.policy.n_rules, "only the rule before COMMAND is ours");
+	TAP_OK(!strcmp(o.argv[0], "ls") && !strcmp(o.argv[1], "--rw"),
+	       "COMMAND gets --rw /x");
+	cli_free(&o);
+}
+
+static void test_allow(void)
+{
+	char **argv = ARGV("--allow", "read,exec:/opt/a:b", "true");
+	struct corral_opts o;
+
+	TAP_EQ(0, parse(4, argv, &o), "--allow parses");
+	TAP_EQ(CORRAL_ACCESS_READ | CORRAL_ACCESS_EXEC,
+	       o.policy.rules[0].access, "--allow read,exec");
+	TAP_OK(!strcmp(o.policy.rules[0].path, "/opt/a:b"),
+	       "--allow splits at the first colon");
+	cli_free(&o);
+
+	TAP_EQ(-EINVAL, parse(4, ARGV("--allow", "raed:/x", "true"), &o),
+	       "--allow with an unknown right is refused");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(4, ARGV("--allow", "/x", "true"), &o),
+	       "--allow without RIGHTS: is refused");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(4, ARGV("--allow", "read:", "true"), &o),
+	       "--allow without a path is refused");
+	cli_free(&o);
+}
+
+static void test_errors(void)
+{
+	struct corral_opts o;
+
+	TAP_EQ(-EINVAL, parse(3, ARGV("--ro", "/usr"), &o),
+	       "no command is an error");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(3, ARGV("--bogus", "true"), &o),
+	       "unknown option is an error");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(3, ARGV("--engine=magic", "true"), &o),
+	       "unknown engine is an error");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(4, ARGV("--ro", "", "true"), &o),
+	       "empty path is an error");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(3, ARGV("status", "extra"), &o),
+	       "status takes no argument");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(3, ARGV("--force", "true"), &o),
+	       "--force outside teardown is an error");
+	cli_free(&o);
+}
+
+static void test_subcommands(void)
+{
+	struct corral_opts o;
+
+	TAP_EQ(0, parse(3, ARGV("teardown", "--force"), &o), "teardown");
+	TAP_OK(o.command == CORRAL_CMD_TEARDOWN && o.force,
+	       "teardown --force sets force");
+	cli_free(&o);
+	TAP_EQ(0, parse(2, ARGV("setup"), &o), "setup parses");
+	TAP_EQ(CORRAL_CMD_SETUP, o.command, "setup is a subcommand");
+	cli_free(&o);
+	TAP_EQ(0, parse(3, ARGV("--", "setup"), &o), "-- setup parses");
+	TAP_OK(o.command == CORRAL_CMD_RUN && !strcmp(o.argv[0], "setup"),
+	       "after --, 'setup' is a command to run");
+	cli_free(&o);
+	TAP_EQ(0, parse(2, ARGV("--help"), &o), "--help parses");
+	TAP_EQ(CORRAL_CMD_HELP, o.command, "--help prints help only");
+	cli_free(&o);
+}
+
+static void test_rights(void)
+{
+	uint32_t acc = 0;
+	const char *bad = NULL;
+	char buf[128];
+
+	TAP_EQ(0, rights_parse("read,readdir,write,exec,truncate,create,"
+			       "remove,refer,ioctl", &acc, &bad),
+	       "every right name parses");
+	TAP_EQ(CORRAL_ACCESS_ALL, acc, "every right name maps to its bit");
+	TAP_EQ(-EINVAL, rights_parse("read,,exec", &acc, &bad),
+	       "an empty right name is refused");
+	TAP_EQ(-EINVAL, rights_parse("read,wirte", &acc, &bad),
+	       "a misspelt right is refused");
+	TAP_OK(bad && !strcmp(bad, "wirte"), "the bad name is reported");
+	TAP_OK(!strcmp(rights_format(CORRAL_GROUP_RX, buf, sizeof(buf)),
+		       "read,readdir,exec"), "rx formats as read,readdir,exec");
+	TAP_EQ(0, rights_group("rwz"), "rwz is not a group");
+	TAP_EQ(0, CORRAL_ACCESS_FILE & (CORRAL_ACCESS_READDIR |
+		CORRAL_ACCESS_CREATE | CORRAL_ACCESS_REMOVE |
+		CORRAL_ACCESS_REFER), "file rights exclude directory rights");
+}
+
+int main(void)
+{
+	devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		return 99;
+	test_groups();
+	test_command_options_untouched();
+	test_allow();
+	test_errors();
+	test_subcommands();
+	test_rights();
+	return tap_done();
+}
