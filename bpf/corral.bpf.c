@@ -118,6 +118,7 @@ static long walk_step(__u32 index, void *data)
 {
 	struct walk *w = data;
 	struct dentry *dentry = w->dentry;
+	struct vfsmount *vfsmnt = w->mnt;   /* locals: CO-RE only on kernel types */
 	struct dentry *parent;
 	struct mount *mnt, *mnt_parent;
 
@@ -126,8 +127,8 @@ static long walk_step(__u32 index, void *data)
 		w->finished = 1;
 		return 1;
 	}
-	if (dentry == BPF_CORE_READ(w->mnt, mnt_root)) {
-		mnt = (void *)w->mnt - bpf_core_field_offset(struct mount, mnt);
+	if (dentry == BPF_CORE_READ(vfsmnt, mnt_root)) {
+		mnt = (void *)vfsmnt - bpf_core_field_offset(struct mount, mnt);
 		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
 		if (mnt_parent == mnt) {
 			w->finished = 1;        /* the real root */
@@ -351,23 +352,20 @@ static __always_inline int gains_access(__u64 domain, struct dentry *child,
  * refer, and the moved entry must not gain rights (EXDEV).  EACCES wins
  * over EXDEV: a missing create or remove is reported first.
  */
-static __always_inline int check_refer(__u64 domain, const struct path *old_dir,
+static __always_inline int check_refer(__u64 domain, struct vfsmount *mnt,
+				       struct dentry *src,
 				       struct dentry *old_dentry,
-				       const struct path *new_dir,
+				       struct dentry *dst,
 				       struct dentry *new_dentry,
 				       __u32 src_want, __u32 dst_want,
 				       int exchange)
 {
-	struct vfsmount *mnt = BPF_CORE_READ(new_dir, mnt);
-	struct dentry *src = BPF_CORE_READ(old_dir, dentry);
-	struct dentry *dst = BPF_CORE_READ(new_dir, dentry);
 	long from, to;
 
 	if (src == dst)
 		return domain_allows(domain, mnt, dst, src_want | dst_want)
 			       ? 0 : -EACCES;
-	from = path_granted(domain, BPF_CORE_READ(old_dir, mnt), src,
-			    CORRAL_ACCESS_ALL);
+	from = path_granted(domain, mnt, src, CORRAL_ACCESS_ALL);
 	to = path_granted(domain, mnt, dst, CORRAL_ACCESS_ALL);
 	if (from < 0 || to < 0)
 		return -EACCES;
@@ -382,23 +380,22 @@ static __always_inline int check_refer(__u64 domain, const struct path *old_dir,
 	return 0;
 }
 
+/* link(2) and rename(2) never cross mounts: one vfsmount serves both. */
 SEC("lsm/path_link")
 int BPF_PROG(corral_path_link, struct dentry *old_dentry,
 	     const struct path *new_dir, struct dentry *new_dentry, int ret)
 {
 	struct corral_task *t;
-	struct path old_dir;
 
 	if (ret)
 		return ret;
 	t = task_dom();
 	if (!t)
 		return 0;
-	/* link(2) never crosses mounts: the old parent is in new_dir's mount. */
-	old_dir.mnt = BPF_CORE_READ(new_dir, mnt);
-	old_dir.dentry = BPF_CORE_READ(old_dentry, d_parent);
-	return check_refer(t->domain, &old_dir, old_dentry, new_dir,
-			   new_dentry, 0, CORRAL_ACCESS_CREATE, 0);
+	return check_refer(t->domain, BPF_CORE_READ(new_dir, mnt),
+			   BPF_CORE_READ(old_dentry, d_parent), old_dentry,
+			   BPF_CORE_READ(new_dir, dentry), new_dentry,
+			   0, CORRAL_ACCESS_CREATE, 0);
 }
 
 SEC("lsm/path_rename")
@@ -422,7 +419,9 @@ int BPF_PROG(corral_path_rename, const struct path *old_dir,
 	} else if (BPF_CORE_READ(new_dentry, d_inode)) {
 		dst_want |= CORRAL_ACCESS_REMOVE;  /* replaces an entry */
 	}
-	return check_refer(t->domain, old_dir, old_dentry, new_dir, new_dentry,
+	return check_refer(t->domain, BPF_CORE_READ(new_dir, mnt),
+			   BPF_CORE_READ(old_dir, dentry), old_dentry,
+			   BPF_CORE_READ(new_dir, dentry), new_dentry,
 			   src_want, dst_want, exchange);
 }
 
