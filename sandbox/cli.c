@@ -84,7 +84,7 @@ static int add_allow(struct policy *policy, const char *arg)
 			 (int)strcspn(bad, ","), bad);
 		return -EINVAL;
 	}
-	policy_add(policy, colon + 1, access, "command line");
+	policy_add(policy, colon + 1, access, "--allow on the command line");
 	return 0;
 }
 
@@ -104,6 +104,10 @@ static int parse_engine(const char *arg, enum corral_engine *engine)
 static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 {
 	static const char *const groups[] = { "ro", "rx", "rw", "rwx" };
+	static const char *const origins[] = {
+		"--ro on the command line", "--rx on the command line",
+		"--rw on the command line", "--rwx on the command line",
+	};
 
 	switch (opt) {
 	case OPT_RO:
@@ -115,7 +119,8 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 			return -EINVAL;
 		}
 		policy_add(&opts->policy, optarg,
-			   rights_group(groups[opt - OPT_RO]), "command line");
+			   rights_group(groups[opt - OPT_RO]),
+			   origins[opt - OPT_RO]);
 		return 0;
 	case OPT_ALLOW:
 		return add_allow(&opts->policy, optarg);

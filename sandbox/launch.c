@@ -38,7 +38,8 @@ static void open_rule(const struct policy_rule *rule, struct opened_rule *out)
 	out->path = rule->path;
 	out->fd = open(rule->path, O_PATH | O_CLOEXEC);
 	if (out->fd < 0)
-		die("%s: %s (%s)", rule->path, strerror(errno), rule->origin);
+		die("%s: %s (%s); the sandbox was not started", rule->path,
+		    strerror(errno), rule->origin);
 	if (fstat(out->fd, &st) < 0)
 		die_errno("%s: fstat (%s)", rule->path, rule->origin);
 	out->access = rule->access;
