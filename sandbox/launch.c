@@ -58,6 +58,8 @@ static void check_engine_ready(void)
 
 	if (!bpf_lsm_active(why, sizeof(why)))
 		die("%s", why);
+	if (privs_init_launcher() < 0)
+		exit(CORRAL_EXIT_FAILURE);
 	if (!bpf_engine_pinned())
 		die("corral's BPF programs are not set up; hint: run 'corral "
 		    "setup' as root (or enable corral-setup.service)");
@@ -103,8 +105,6 @@ void launch(const struct corral_opts *opts)
 	struct opened_rule *rules;
 
 	check_engine_ready();
-	if (privs_init_launcher() < 0)
-		exit(CORRAL_EXIT_FAILURE);
 	rules = xcalloc(policy->n_rules, sizeof(*rules));
 	for (size_t i = 0; i < policy->n_rules; i++)
 		open_rule(&policy->rules[i], &rules[i]);
