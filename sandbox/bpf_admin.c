@@ -35,8 +35,9 @@ int bpf_lsm_active(char *why, size_t size)
 	int found = 0;
 
 	if (!f) {
-		snprintf(why, size, "cannot read " CORRAL_LSM_LIST " (%s); "
-			 "hint: is securityfs mounted?", strerror(errno));
+		snprintf(why, size, "cannot tell whether the bpf LSM is "
+			 "active: " CORRAL_LSM_LIST ": %s (hint: mount -t "
+			 "securityfs none /sys/kernel/security)", strerror(errno));
 		return 0;
 	}
 	if (!fgets(list, sizeof(list), f))
