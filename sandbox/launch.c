@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,17 +30,23 @@ struct opened_rule {
 	const char *path;
 };
 
-/* Opens @rule's path as the user; a rule on a file keeps file rights. */
-static void open_rule(const struct policy_rule *rule, struct opened_rule *out)
+/*
+ * Opens @rule's path as the user; a rule on a file keeps file rights.
+ * Returns false for an optional rule whose path does not exist.
+ */
+static bool open_rule(const struct policy_rule *rule, struct opened_rule *out)
 {
 	struct stat st;
 	char names[128];
 
 	out->path = rule->path;
 	out->fd = open(rule->path, O_PATH | O_CLOEXEC);
+	if (out->fd < 0 && errno == ENOENT && rule->optional)
+		return false;
 	if (out->fd < 0)
-		die("%s: %s (%s); the sandbox was not started", rule->path,
-		    strerror(errno), rule->origin);
+		die("%s: %s (%s)%s", rule->path, strerror(errno), rule->origin,
+		    errno == ENOENT ? "; prefix the path with '-' to make it "
+				      "optional" : "");
 	if (fstat(out->fd, &st) < 0)
 		die_errno("%s: fstat (%s)", rule->path, rule->origin);
 	out->access = rule->access;
@@ -50,6 +57,7 @@ static void open_rule(const struct policy_rule *rule, struct opened_rule *out)
 		    rule->path,
 		    rights_format(rule->access, names, sizeof(names)),
 		    rule->origin);
+	return true;
 }
 
 static void check_engine_ready(void)
@@ -103,14 +111,15 @@ void launch(const struct corral_opts *opts)
 {
 	const struct policy *policy = &opts->policy;
 	struct opened_rule *rules;
+	size_t n = 0;
 
 	check_engine_ready();
 	rules = xcalloc(policy->n_rules, sizeof(*rules));
 	for (size_t i = 0; i < policy->n_rules; i++)
-		open_rule(&policy->rules[i], &rules[i]);
-	apply_bpf(rules, policy->n_rules);
+		n += open_rule(&policy->rules[i], &rules[n]);
+	apply_bpf(rules, n);
 	privs_drop_all();
-	for (size_t i = 0; i < policy->n_rules; i++)
+	for (size_t i = 0; i < n; i++)
 		close(rules[i].fd);
 	free(rules);
 	exec_command(opts->argv);

@@ -96,8 +96,9 @@ char *rights_format(uint32_t access, char *buf, size_t size)
 	return buf;
 }
 
-void policy_add(struct policy *policy, const char *path, uint32_t access,
-		const char *origin)
+static struct policy_rule *policy_append(struct policy *policy,
+					 const char *path, uint32_t access,
+					 const char *origin)
 {
 	struct policy_rule *rule;
 
@@ -111,6 +112,20 @@ void policy_add(struct policy *policy, const char *path, uint32_t access,
 	rule->path = xstrdup(path);
 	rule->access = access;
 	rule->origin = xstrdup(origin);
+	rule->optional = false;
+	return rule;
+}
+
+void policy_add(struct policy *policy, const char *path, uint32_t access,
+		const char *origin)
+{
+	policy_append(policy, path, access, origin);
+}
+
+void policy_add_optional(struct policy *policy, const char *path,
+			 uint32_t access, const char *origin)
+{
+	policy_append(policy, path, access, origin)->optional = true;
 }
 
 void policy_free(struct policy *policy)

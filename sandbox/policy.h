@@ -6,6 +6,7 @@
 #ifndef CORRAL_POLICY_H
 #define CORRAL_POLICY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,7 +24,8 @@
 struct policy_rule {
 	char *path;        /* as the user wrote it */
 	uint32_t access;   /* enum corral_access bits */
-	char *origin;      /* "command line" or "file:line" */
+	char *origin;      /* "--rw on the command line", "profile x.profile:7" */
+	bool optional;     /* "-" prefix: skipped if the path does not exist */
 };
 
 struct policy {
@@ -44,6 +46,8 @@ uint32_t rights_group(const char *name);
 
 void policy_add(struct policy *policy, const char *path, uint32_t access,
 		const char *origin);
+void policy_add_optional(struct policy *policy, const char *path,
+			 uint32_t access, const char *origin);
 void policy_free(struct policy *policy);
 
 #endif /* CORRAL_POLICY_H */
