@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * probe: run file-system operations in one process and report each result.
+ *
+ *   probe OP ARGS [+ OP ARGS ...]
+ *
+ * prints one line per operation, in order:
+ *
+ *   <op> <args>: OK          the operation succeeded
+ *   <op> <args>: EACCES      it failed; the errno by name (E<num> if unknown)
+ *   <op> <args>: <value>     information ops (pid, children) print a value
+ *
+ * Exit status 0 whatever the results; 2 on a usage error.  Used by the
+ * integration suites under corral and under ll-exec (the Landlock oracle).
+ * Static on purpose: a dynamic binary would need the loader and libc allowed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+#define MAX_ARGS 3
+#define INFO_LEN 64
+
+/* One operation: returns 0 or a positive errno; may fill info instead. */
+typedef int op_fn(int op, char **arg, char *info);
+
+extern char **environ;
+
+/* ---- errno names --------------------------------------------------- */
+
+static const char *errno_name(int e, char *buf, size_t len)
+{
+	static const struct {
+		int e;
+		const char *name;
+	} names[] = {
+		{ EACCES, "EACCES" },	{ EPERM, "EPERM" },
+		{ EXDEV, "EXDEV" },	{ ENOENT, "ENOENT" },
+		{ EEXIST, "EEXIST" },	{ ENOTEMPTY, "ENOTEMPTY" },
+		{ EISDIR, "EISDIR" },	{ ENOTDIR, "ENOTDIR" },
+		{ EINVAL, "EINVAL" },	{ EBADF, "EBADF" },
+		{ ELOOP, "ELOOP" },	{ ETXTBSY, "ETXTBSY" },
+		{ ENOEXEC, "ENOEXEC" }, { EROFS, "EROFS" },
+		{ EBUSY, "EBUSY" },	{ ENOTTY, "ENOTTY" },
+		{ ETIMEDOUT, "ETIMEDOUT" }, { ENOSYS, "ENOSYS" },
+		{ EMLINK, "EMLINK" },	{ ENAMETOOLONG, "ENAMETOOLONG" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	snprintf(buf, len, "E%d", e);
+	return buf;
+}
+
+static int err(void)
+{
+	return errno ? errno : EIO;
+}
+
+/* ---- open-based operations ---------------------------------------- */
+
+enum {
+	OP_READ, OP_WRITE, OP_READDIR, OP_CREATE, OP_OTRUNC, OP_FTRUNCATE,
+	OP_OPATH, OP_REOPEN, OP_IOCTL,
+};
+
+/* open(2) then the one follow-up call the op is about */
+static int op_open(int op, char **arg, char *info)
+{
+	static const int flags[] = {
+		[OP_READ] = O_RDONLY,
+		[OP_WRITE] = O_WRONLY,
+		[OP_READDIR] = O_RDONLY | O_DIRECTORY,
+		[OP_CREATE] = O_WRONLY | O_CREAT | O_EXCL,
+		[OP_OTRUNC] = O_WRONLY | O_TRUNC,
+		[OP_FTRUNCATE] = O_WRONLY,
+		[OP_OPATH] = O_PATH,
+		[OP_REOPEN] = O_PATH,
+		[OP_IOCTL] = O_RDONLY | O_NONBLOCK,
+	};
+	char buf[256];
+	struct termios tio;
+	int fd, fd2, r = 0;
+
+	(void)info;
+	fd = open(arg[0], flags[op] | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return err();
+	switch (op) {
+	case OP_READ:
+		if (read(fd, buf, 1) < 0)
+			r = err();
+		break;
+	case OP_READDIR:
+		if (syscall(SYS_getdents64, fd, buf, sizeof(buf)) < 0)
+			r = err();
+		break;
+	case OP_FTRUNCATE:
+		if (ftruncate(fd, 0) < 0)
+			r = err();
+		break;
+	case OP_REOPEN:
+		snprintf(buf, sizeof(buf), "/proc/self/fd/%d", fd);
+		fd2 = open(buf, O_RDONLY | O_CLOEXEC);
+		if (fd2 < 0)
+			r = err();
+		else
+			close(fd2);
+		break;
+	case OP_IOCTL:
+		/* TCGETS is not one of the ioctls Landlock always allows */
+		if (ioctl(fd, TCGETS, &tio) < 0)
+			r = err();
+		break;
+	default:
+		break;
+	}
+	close(fd);
+	return r;
+}
+
+/* ---- path operations ----------------------------------------------- */
+
+enum {
+	OP_MKDIR, OP_MKREG, OP_MKFIFO, OP_MKSOCK, OP_SYMLINK, OP_UNLINK, OP_RMDIR,
+	OP_RENAME, OP_EXCHANGE, OP_LINK, OP_TRUNCATE, OP_STAT, OP_CHDIR,
+	OP_READLINK,
+};
+
+static int op_path(int op, char **arg, char *info)
+{
+	char buf[256];
+	struct stat st;
+	long r = -1;
+
+	(void)info;
+	switch (op) {
+	case OP_MKDIR: r = mkdir(arg[0], 0755); break;
+	case OP_MKREG: r = mknod(arg[0], S_IFREG | 0644, 0); break;
+	case OP_MKFIFO: r = mkfifo(arg[0], 0644); break;
+	case OP_MKSOCK: r = mknod(arg[0], S_IFSOCK | 0644, 0); break;
+	case OP_SYMLINK: r = symlink(arg[0], arg[1]); break;
+	case OP_UNLINK: r = unlink(arg[0]); break;
+	case OP_RMDIR: r = rmdir(arg[0]); break;
+	case OP_RENAME: r = rename(arg[0], arg[1]); break;
+	case OP_EXCHANGE:
+		r = syscall(SYS_renameat2, AT_FDCWD, arg[0], AT_FDCWD, arg[1],
+			    RENAME_EXCHANGE);
+		break;
+	case OP_LINK: r = link(arg[0], arg[1]); break;
+	case OP_TRUNCATE: r = truncate(arg[0], 0); break;
+	case OP_STAT: r = stat(arg[0], &st); break;
+	case OP_CHDIR: r = chdir(arg[0]); break;
+	case OP_READLINK: r = readlink(arg[0], buf, sizeof(buf)); break;
+	default: errno = EINVAL; break;
+	}
+	return r < 0 ? err() : 0;
+}
+
+/* ---- mount operations ---------------------------------------------- */
+
+enum { OP_MOUNT_TMPFS, OP_UMOUNT, OP_BIND };
+
+static int op_mount(int op, char **arg, char *info)
+{
+	int r = -1;
+
+	(void)info;
+	switch (op) {
+	case OP_MOUNT_TMPFS:
+		r = mount("tmpfs", arg[0], "tmpfs", 0, "size=1m");
+		if (r == 0)	/* the op was allowed: do not leave it behind */
+			umount2(arg[0], MNT_DETACH);
+		break;
+	case OP_UMOUNT:
+		r = umount2(arg[0], 0);
+		break;
+	case OP_BIND:
+		r = mount(arg[0], arg[1], NULL, MS_BIND, NULL);
+		if (r == 0)
+			umount2(arg[1], MNT_DETACH);
+		break;
+	default:
+		errno = EINVAL;
+		break;
+	}
+	return r < 0 ? err() : 0;
+}
+
+/* ---- exec and other processes --------------------------------------- */
+
+/* fork, execve PATH without arguments, report execve's errno */
+static int op_exec(int op, char **arg, char *info)
+{
+	char *argv[] = { arg[0], NULL };
+	int pfd[2], e = 0, devnull;
+	pid_t pid;
+
+	(void)op;
+	(void)info;
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return err();
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return err();
+	if (pid == 0) {
+		close(pfd[0]);
+		if (devnull >= 0) {
+			dup2(devnull, 1);
+			dup2(devnull, 2);
+		} else {
+			close(1);
+			close(2);
+		}
+		execve(arg[0], argv, environ);
+		e = errno;
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (devnull >= 0)
+		close(devnull);
+	if (read(pfd[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
+		e = 0;	/* pipe closed by a successful execve */
+	close(pfd[0]);
+	waitpid(pid, NULL, 0);
+	return e;
+}
+
+static void *read_thread(void *path)
+{
+	char *arg[] = { path };
+
+	return (void *)(long)op_open(OP_READ, arg, NULL);
+}
+
+enum { OP_FORK_READ, OP_THREAD_READ, OP_SLEEP_READ, OP_WAIT_FILE };
+
+static int op_proc(int op, char **arg, char *info)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	pthread_t t;
+	void *res;
+	struct stat st;
+	pid_t pid;
+	int status, i;
+
+	(void)info;
+	switch (op) {
+	case OP_FORK_READ:
+		fflush(NULL);
+		pid = fork();
+		if (pid < 0)
+			return err();
+		if (pid == 0)
+			_exit(op_open(OP_READ, arg, NULL));
+		if (waitpid(pid, &status, 0) < 0)
+			return err();
+		return WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+	case OP_THREAD_READ:
+		if ((errno = pthread_create(&t, NULL, read_thread, arg[0])))
+			return err();
+		pthread_join(t, &res);
+		return (int)(long)res;
+	case OP_SLEEP_READ:
+		sleep((unsigned)atoi(arg[0]));
+		return op_open(OP_READ, arg + 1, NULL);
+	case OP_WAIT_FILE:	/* stat is not checked by a sandbox */
+		for (i = 0; i < 3000; i++) {
+			if (stat(arg[0], &st) == 0)
+				return 0;
+			nanosleep(&ts, NULL);
+		}
+		return ETIMEDOUT;
+	default:
+		return EINVAL;
+	}
+}
+
+/* pid: "<pid> <ppid>"; children: "none" when there is nothing to reap */
+enum { OP_PID, OP_CHILDREN };
+
+static int op_info(int op, char **arg, char *info)
+{
+	(void)arg;
+	if (op == OP_PID) {
+		snprintf(info, INFO_LEN, "%d %d", (int)getpid(), (int)getppid());
+		return 0;
+	}
+	if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+		snprintf(info, INFO_LEN, "none");
+	else
+		snprintf(info, INFO_LEN, "some");
+	return 0;
+}
+
+/* ---- table and driver ----------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int nargs;
+	op_fn *fn;
+	int op;
+} ops[] = {
+	{ "read", 1, op_open, OP_READ },
+	{ "write", 1, op_open, OP_WRITE },
+	{ "readdir", 1, op_open, OP_READDIR },
+	{ "create", 1, op_open, OP_CREATE },
+	{ "otrunc", 1, op_open, OP_OTRUNC },
+	{ "ftruncate", 1, op_open, OP_FTRUNCATE },
+	{ "opath", 1, op_open, OP_OPATH },
+	{ "reopen", 1, op_open, OP_REOPEN },
+	{ "ioctl", 1, op_open, OP_IOCTL },
+	{ "mkdir", 1, op_path, OP_MKDIR },
+	{ "mknod-reg", 1, op_path, OP_MKREG },
+	{ "mkfifo", 1, op_path, OP_MKFIFO },
+	{ "mknod-sock", 1, op_path, OP_MKSOCK },
+	{ "symlink", 2, op_path, OP_SYMLINK },
+	{ "unlink", 1, op_path, OP_UNLINK },
+	{ "rmdir", 1, op_path, OP_RMDIR },
+	{ "rename", 2, op_path, OP_RENAME },
+	{ "exchange", 2, op_path, OP_EXCHANGE },
+	{ "link", 2, op_path, OP_LINK },
+	{ "truncate", 1, op_path, OP_TRUNCATE },
+	{ "stat", 1, op_path, OP_STAT },
+	{ "chdir", 1, op_path, OP_CHDIR },
+	{ "readlink", 1, op_path, OP_READLINK },
+	{ "mount-tmpfs", 1, op_mount, OP_MOUNT_TMPFS },
+	{ "umount", 1, op_mount, OP_UMOUNT },
+	{ "bind", 2, op_mount, OP_BIND },
+	{ "exec", 1, op_exec, 0 },
+	{ "fork-read", 1, op_proc, OP_FORK_READ },
+	{ "thread-read", 1, op_proc, OP_THREAD_READ },
+	{ "sleep-read", 2, op_proc, OP_SLEEP_READ },
+	{ "wait-file", 1, op_proc, OP_WAIT_FILE },
+	{ "pid", 0, op_info, OP_PID },
+	{ "children", 0, op_info, OP_CHILDREN },
+};
+
+#define N_OPS ((int)(sizeof(ops) / sizeof(ops[0])))
+
+static int usage(const char *msg, const char *what)
+{
+	int i;
+
+	fprintf(stderr, "probe: %s%s%s\nusage: probe OP ARGS [+ OP ARGS ...]\nops:",
+		msg, what ? ": " : "", what ? what : "");
+	for (i = 0; i < N_OPS; i++)
+		fprintf(stderr, " %s/%d", ops[i].name, ops[i].nargs);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static int find_op(const char *name)
+{
+	int i;
+
+	for (i = 0; i < N_OPS; i++)
+		if (strcmp(ops[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Check the whole command line first, so a typo runs nothing. */
+static int validate(int argc, char **argv)
+{
+	int i = 1, k, n;
+
+	while (i < argc) {
+		k = find_op(argv[i]);
+		if (k < 0)
+			return usage("unknown operation", argv[i]);
+		for (n = 0; i + 1 + n < argc && strcmp(argv[i + 1 + n], "+"); n++)
+			;
+		if (n != ops[k].nargs)
+			return usage("wrong number of arguments for", argv[i]);
+		i += 1 + n;
+		if (i < argc && ++i == argc)
+			return usage("trailing '+'", NULL);
+	}
+	return 0;
+}
+
+static void run_one(int k, char **arg)
+{
+	char info[INFO_LEN] = "", ebuf[16];
+	int e, j;
+
+	errno = 0;
+	e = ops[k].fn(ops[k].op, arg, info);
+	printf("%s", ops[k].name);
+	for (j = 0; j < ops[k].nargs; j++)
+		printf(" %s", arg[j]);
+	if (info[0])
+		printf(": %s\n", info);
+	else
+		printf(": %s\n", e ? errno_name(e, ebuf, sizeof(ebuf)) : "OK");
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	int i, k;
+
+	if (argc < 2)
+		return usage("no operation", NULL);
+	if (validate(argc, argv))
+		return 2;
+	for (i = 1; i < argc; i += 1 + ops[k].nargs + 1) {
+		k = find_op(argv[i]);
+		run_one(k, argv + i + 1);
+	}
+	return 0;
+}

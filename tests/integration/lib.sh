@@ -1,0 +1,356 @@
+# shellcheck shell=bash
+# lib.sh: TAP output, the fixture tree and probe helpers for corral's
+# integration suites.  Source it from a bash script:
+#
+#   . "$(dirname "$0")/lib.sh"
+#
+# Environment:
+#   CORRAL          the corral binary (default: `corral` in PATH)
+#   CORRAL_HELPERS  directory holding the static helpers probe and ll-exec
+#                   (default: ../helpers next to this file, if built there)
+#   CORRAL_TEST_TMP where fixtures go (default: $TMPDIR or /tmp; tmpfs in
+#                   the guest)
+#   CI              when "true", skipping a whole suite is a failure
+#
+# Engines: every helper taking an ENGINE accepts `corral` (runs $CORRAL) or
+# `oracle` (runs $CORRAL_HELPERS/ll-exec, kernel Landlock).  Both get an
+# implicit `--rx $CORRAL_HELPERS` so that probe can run.
+
+: "${CORRAL:=corral}"
+CORRAL=$(type -P "$CORRAL" || echo "$CORRAL")	# absolute: tests may change PATH
+if [ -z "${CORRAL_HELPERS:-}" ]; then
+	CORRAL_HELPERS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../helpers" && pwd)
+fi
+PROBE=$CORRAL_HELPERS/probe
+ORACLE=$CORRAL_HELPERS/ll-exec
+
+# ---- TAP ----------------------------------------------------------------
+
+tap_n=0
+tap_failed=0
+tap_skipped=0
+tap_planned=
+
+# plan N: print the plan up front (optional; done_testing prints it if not)
+plan() {
+	tap_planned=$1
+	echo "1..$1"
+}
+
+# diag ARG...: each argument (and each line in it) as a "# " comment line
+diag() {
+	local arg line
+	for arg in "$@"; do
+		while IFS= read -r line; do
+			echo "# $line"
+		done <<<"$arg"
+	done
+}
+
+# compare_lines WANT GOT: line by line, "  " same, "- " wanted, "+ " got
+compare_lines() {
+	local -a a b
+	local i n
+	mapfile -t a <<<"$1"
+	mapfile -t b <<<"$2"
+	n=$((${#a[@]} > ${#b[@]} ? ${#a[@]} : ${#b[@]}))
+	for ((i = 0; i < n; i++)); do
+		if [ "${a[i]-}" == "${b[i]-}" ]; then
+			echo "  ${a[i]}"
+		else
+			[ -z "${a[i]+x}" ] || echo "- ${a[i]}"
+			[ -z "${b[i]+x}" ] || echo "+ ${b[i]}"
+		fi
+	done
+}
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1"
+}
+
+# not_ok NAME [DIAGNOSTIC...]
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $1"
+	shift
+	[ $# -eq 0 ] || diag "$@"
+}
+
+# skip NAME REASON
+skip() {
+	tap_n=$((tap_n + 1))
+	tap_skipped=$((tap_skipped + 1))
+	echo "ok $tap_n - $1 # SKIP $2"
+}
+
+# is GOT WANT NAME: string equality, both values shown on failure
+is() {
+	if [ "$1" == "$2" ]; then
+		ok "$3"
+	elif [[ $1$2 == *$'\n'* ]]; then
+		not_ok "$3" "- expected, + got:" "$(compare_lines "$2" "$1")"
+	else
+		not_ok "$3" "expected: $2" "got:      $1"
+	fi
+}
+
+# skip_all REASON: the whole suite cannot run here.  Loud; fatal under CI.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	echo "# SKIPPED WHOLE SUITE $(basename "$0"): $1" >&2
+	if [ "${CI:-}" = true ]; then
+		echo "Bail out! CI=true and the suite was skipped: $1"
+		exit 1
+	fi
+	exit 0
+}
+
+# done_testing: plan (if not given), summary, exit status 1 on any failure
+done_testing() {
+	[ -n "$tap_planned" ] || echo "1..$tap_n"
+	if [ -n "$tap_planned" ] && [ "$tap_planned" != "$tap_n" ]; then
+		echo "# planned $tap_planned tests but ran $tap_n"
+		tap_failed=$((tap_failed + 1))
+	fi
+	echo "# $(basename "$0"): $tap_n tests, $((tap_n - tap_failed - tap_skipped)) passed, $tap_failed failed, $tap_skipped skipped"
+	[ "$tap_failed" -eq 0 ]
+	exit
+}
+
+# ---- environment checks -------------------------------------------------
+
+# need_helpers: skip the suite unless probe and ll-exec are built
+need_helpers() {
+	[ -x "$PROBE" ] && [ -x "$ORACLE" ] ||
+		skip_all "helpers not built in CORRAL_HELPERS=$CORRAL_HELPERS (run tests/helpers/build.sh DIR)"
+}
+
+# landlock_abi: the running kernel's Landlock ABI (0 if none), cached
+landlock_abi() {
+	if [ -z "${_ll_abi:-}" ]; then
+		_ll_abi=$("$ORACLE" --abi 2>/dev/null) || _ll_abi=0
+	fi
+	echo "$_ll_abi"
+}
+
+# is_oracle_corral: true when CORRAL points at ll-exec (developing on a
+# host without corral); engine-specific expectations then follow the ABI
+is_oracle_corral() {
+	[ "$(basename "$CORRAL")" = ll-exec ]
+}
+
+is_root() {
+	[ "$(id -u)" = 0 ]
+}
+
+# ---- running under an engine --------------------------------------------
+
+# engine_bin ENGINE: sets $engine_bin to the launcher for ENGINE
+engine_bin() {
+	case $1 in
+	corral) engine_bin=$CORRAL ;;
+	oracle) engine_bin=$ORACLE ;;
+	*) echo "lib.sh: unknown engine '$1'" >&2; return 1 ;;
+	esac
+}
+
+# sandboxed ENGINE "RULES" CMD [ARGS...]: run CMD under ENGINE with RULES
+# (word-split) plus --rx $CORRAL_HELPERS; stdout and exit status are CMD's
+sandboxed() {
+	engine_bin "$1" || return 125
+	# shellcheck disable=SC2086
+	"$engine_bin" --rx "$CORRAL_HELPERS" $2 -- "${@:3}"
+}
+
+# probe_lines "OPS" RESULT...: the lines probe prints for OPS ("op args +
+# op args ...") if the results are RESULT...; one per line on stdout
+probe_lines() {
+	local -a words results
+	local w line="" i=0
+	read -r -a words <<<"$1"
+	shift
+	results=("$@")
+	for w in "${words[@]}" +; do
+		if [ "$w" = + ]; then
+			echo "$line: ${results[$i]:-?}"
+			i=$((i + 1))
+			line=""
+		else
+			line=${line:+$line }$w
+		fi
+	done
+}
+
+# probe_count "OPS": how many operations OPS has
+probe_count() {
+	local -a words
+	local w n=1
+	read -r -a words <<<"$1"
+	for w in "${words[@]}"; do
+		[ "$w" != + ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# expect_probe ENGINE NAME "RULES" "OPS" "RESULTS": run probe OPS under
+# ENGINE and RULES; one TAP line, ok if each op gave the matching result
+# (RESULTS is space-separated, one per op: OK EACCES EXDEV ...)
+expect_probe() {
+	local engine=$1 name=$2 rules=$3 ops=$4 got want rc
+	local -a opv res
+	read -r -a opv <<<"$ops"
+	read -r -a res <<<"$5"
+	want=$(probe_lines "$ops" "${res[@]}")
+	got=$(sandboxed "$engine" "$rules" "$PROBE" "${opv[@]}" 2>&1)
+	rc=$?
+	if [ "$got" == "$want" ] && [ $rc -eq 0 ]; then
+		ok "$name"
+	else
+		engine_bin "$engine"
+		not_ok "$name" "engine: $engine_bin $rules (exit $rc)" \
+			"- expected, + got:" "$(compare_lines "$want" "$got")"
+	fi
+}
+
+# ---- the fixture tree ------------------------------------------------------
+#
+# fixture_build DIR creates this tree (names as in Landlock's selftests:
+# sNdM = tree N, depth M; fN = regular file holding its own path):
+#
+#   DIR/
+#   |-- s1d1/
+#   |   |-- f1, f2                 regular files, 0644
+#   |   |-- x1                     static executable (a copy of probe)
+#   |   |-- nx                     the same bytes, mode 0644: not executable
+#   |   |-- sh_in                  "#!DIR/s1d1/x1" script: interpreter inside
+#   |   |-- sh_out                 "#!DIR/s2d1/x2" script: interpreter outside
+#   |   |-- sh_sys                 "#!/bin/sh" script (exit 0)
+#   |   |-- dyn                    a dynamic ELF (copy of true), if one exists
+#   |   |-- ln_out -> ../s2d1/f1   symlink pointing out of s1d1
+#   |   |-- e1/                    empty directory
+#   |   `-- s1d2/
+#   |       |-- f1, f2
+#   |       `-- s1d3/
+#   |           `-- f1, f2
+#   |-- s2d1/
+#   |   |-- f1
+#   |   |-- x2                     static executable
+#   |   |-- ln_in -> ../s1d1/f1    symlink pointing into s1d1
+#   |   |-- hl                     hard link of s3d1/f1
+#   |   `-- s2d2/
+#   |       |-- f1
+#   |       `-- e2/                empty directory
+#   |-- s3d1/
+#   |   |-- f1
+#   |   `-- m1/, m2/               empty: mount points for bind tests
+#   `-- deep/d01/d02/.../d40/      40 nested directories
+#       |-- d01/f1
+#       `-- d01/.../d40/f1
+#
+# The scripts name DIR in their #! line: copy the tree with `cp -a` only to
+# DIR itself (fixture_reset does that from a template).
+DEEP_DEPTH=40
+
+fixture_build() {
+	local d=$1 p i
+	mkdir -p "$d"/s1d1/s1d2/s1d3 "$d"/s1d1/e1 "$d"/s2d1/s2d2/e2 \
+		"$d"/s3d1/m1 "$d"/s3d1/m2 || return 1
+	for p in s1d1/f1 s1d1/f2 s1d1/s1d2/f1 s1d1/s1d2/f2 s1d1/s1d2/s1d3/f1 \
+		s1d1/s1d2/s1d3/f2 s2d1/f1 s2d1/s2d2/f1 s3d1/f1; do
+		echo "$p" >"$d/$p"
+	done
+	cp "$PROBE" "$d/s1d1/x1" && cp "$PROBE" "$d/s2d1/x2" &&
+		cp "$PROBE" "$d/s1d1/nx" && chmod 0644 "$d/s1d1/nx" || return 1
+	printf '#!%s\n' "$d/s1d1/x1" >"$d/s1d1/sh_in"
+	printf '#!%s\n' "$d/s2d1/x2" >"$d/s1d1/sh_out"
+	printf '#!/bin/sh\nexit 0\n' >"$d/s1d1/sh_sys"
+	chmod 0755 "$d/s1d1/sh_in" "$d/s1d1/sh_out" "$d/s1d1/sh_sys"
+	p=$(type -P true)
+	if [ -n "$p" ] && LC_ALL=C grep -q ld-linux "$p" 2>/dev/null; then
+		cp "$p" "$d/s1d1/dyn"
+	fi
+	ln -s ../s2d1/f1 "$d/s1d1/ln_out"
+	ln -s ../s1d1/f1 "$d/s2d1/ln_in"
+	ln "$d/s3d1/f1" "$d/s2d1/hl"
+	p=$d/deep
+	for ((i = 1; i <= DEEP_DEPTH; i++)); do
+		p=$p/d$(printf %02d "$i")
+	done
+	mkdir -p "$p" && echo deep >"$p/f1" && echo d01 >"$d/deep/d01/f1"
+}
+
+# deep_path DIR [N]: DIR/deep/d01/.../dN (N defaults to DEEP_DEPTH)
+deep_path() {
+	local p=$1/deep i
+	for ((i = 1; i <= ${2:-$DEEP_DEPTH}; i++)); do
+		p=$p/d$(printf %02d "$i")
+	done
+	echo "$p"
+}
+
+# fixture_template DIR: build the tree at DIR and keep a pristine copy at
+# DIR.tpl for fixture_reset
+fixture_template() {
+	rm -rf "$1" "$1.tpl" && fixture_build "$1" && cp -a "$1" "$1.tpl"
+}
+
+# fixture_reset DIR: a fresh copy of the tree at DIR (operations mutate it)
+fixture_reset() {
+	fixture_umount_all
+	rm -rf "$1" && cp -a "$1.tpl" "$1"
+}
+
+# fixture_mount SRC DST: bind-mount SRC on DST (root), undone by
+# fixture_umount_all or at exit
+_mounts=()
+fixture_mount() {
+	mount --bind "$1" "$2" && _mounts+=("$2")
+}
+
+fixture_umount_all() {
+	local i
+	for ((i = ${#_mounts[@]} - 1; i >= 0; i--)); do
+		umount "${_mounts[$i]}" 2>/dev/null || umount -l "${_mounts[$i]}"
+	done
+	_mounts=()
+}
+
+# make_tmp VAR NAME [BASE]: VAR := a fresh directory under BASE (default
+# $CORRAL_TEST_TMP, $TMPDIR or /tmp), removed with its mounts at exit
+_tmp_dirs=()
+make_tmp() {
+	local d
+	d=$(mktemp -d "${3:-${CORRAL_TEST_TMP:-${TMPDIR:-/tmp}}}/corral-$2.XXXXXX") || return 1
+	_tmp_dirs+=("$d")
+	printf -v "$1" %s "$d"
+	trap cleanup_tmp EXIT
+}
+
+# umount_under DIR: lazily unmount whatever is still mounted below DIR
+umount_under() {
+	local mp
+	while read -r mp; do
+		umount -l "$mp" 2>/dev/null
+	done < <(awk -v d="$1" 'index($5, d "/") == 1 { print $5 }' \
+		/proc/self/mountinfo 2>/dev/null | sort -r)
+}
+
+cleanup_tmp() {
+	local d
+	fixture_umount_all
+	for d in "${_tmp_dirs[@]}"; do
+		umount_under "$d"
+		rm -rf "$d"
+	done
+}
+
+# system_rx: --rx rules for the system directories a dynamic command needs
+system_rx() {
+	local d out=""
+	for d in /usr /bin /sbin /lib /lib64 /lib32 /libx32; do
+		[ -e "$d" ] && out="$out --rx $d"
+	done
+	echo "$out --ro /etc"
+}
