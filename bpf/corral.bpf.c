@@ -64,6 +64,18 @@ struct {
 	__type(value, struct corral_domain);
 } domains SEC(".maps");
 
+/*
+ * struct file * -> 1: device files opened inside a domain without the
+ * ioctl right.  Landlock decides IOCTL_DEV at open, so descriptors opened
+ * before the sandbox (the terminal) keep working; entries go at file free.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
+	__type(key, __u64);
+	__type(value, __u8);
+} ioctl_denied SEC(".maps");
+
 /* [0] -> struct corral_info, written by `corral setup` after load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -76,6 +88,12 @@ static __always_inline struct corral_task *task_dom(void)
 {
 	return bpf_task_storage_get(&task_domain, bpf_get_current_task_btf(),
 				    0, 0);
+}
+
+/* For operations no sandboxed task may do at all. */
+static __always_inline int deny_in_domain(void)
+{
+	return task_dom() ? -EPERM : 0;
 }
 
 static __always_inline void rule_key(struct corral_rule_key *key,
@@ -237,19 +255,122 @@ static __always_inline __u32 open_access(struct file *file)
 	return want;
 }
 
+/*
+ * The kernel overrides a task's credentials when it acts on its own behalf
+ * inside a syscall: overlayfs opening the real directory or copying a file
+ * up, firmware loading.  Those opens follow an access already judged on
+ * the path the task used (Landlock, whose domain lives in the credentials,
+ * lets them through for the same reason).  The one way a task can choose
+ * the override itself, an io_uring personality, is refused inside a domain
+ * (uring_override_creds below).
+ */
+static __always_inline int creds_overridden(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return task->cred != task->real_cred;
+}
+
+/* Records a device file opened without the ioctl right; fails closed. */
+static __always_inline int note_ioctl_denied(struct file *file)
+{
+	__u64 key = (__u64)file;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(&ioctl_denied, &key, &one, BPF_ANY))
+		return -EACCES;         /* cannot remember: refuse the open */
+	return 0;
+}
+
 SEC("lsm/file_open")
 int BPF_PROG(corral_file_open, struct file *file, int ret)
 {
 	struct corral_task *t;
+	struct dentry *dentry;
+	struct vfsmount *mnt;
+	__u32 want, granted;
+	long r;
 
 	if (ret)
 		return ret;
 	t = task_dom();
 	if (!t)
 		return 0;
-	if (is_backing_file(file))
+	if (is_backing_file(file) || creds_overridden())
 		return 0;
-	return check_path(t->domain, &file->f_path, open_access(file));
+	dentry = BPF_CORE_READ(file, f_path.dentry);
+	if (is_internal(dentry))
+		return 0;
+	want = open_access(file);
+	mnt = BPF_CORE_READ(file, f_path.mnt);
+	if (!S_ISDEV(BPF_CORE_READ(file, f_inode, i_mode)))
+		return domain_allows(t->domain, mnt, dentry, want) ? 0 : -EACCES;
+	/* A device: also learn whether ioctl is granted, decided now. */
+	r = path_granted(t->domain, mnt, dentry,
+			 want | CORRAL_ACCESS_IOCTL);
+	if (r < 0)
+		return -EACCES;
+	granted = r;
+	if ((granted & want) != want)
+		return -EACCES;
+	if (!(granted & CORRAL_ACCESS_IOCTL))
+		return note_ioctl_denied(file);
+	return 0;
+}
+
+/* ioctl commands that never reach a driver's own code (as Landlock). */
+static __always_inline int ioctl_always_allowed(unsigned int cmd)
+{
+	switch (cmd) {
+	case 0x5451:            /* FIOCLEX */
+	case 0x5450:            /* FIONCLEX */
+	case 0x5421:            /* FIONBIO */
+	case 0x5452:            /* FIOASYNC */
+	case 0x5460:            /* FIOQSIZE */
+	case 0xc0045877:        /* FIFREEZE */
+	case 0xc0045878:        /* FITHAW */
+	case 0xc020660b:        /* FS_IOC_FIEMAP */
+	case 0x2:               /* FIGETBSZ */
+	case 0x40049409:        /* FICLONE */
+	case 0x4020940d:        /* FICLONERANGE */
+	case 0xc0189436:        /* FIDEDUPERANGE */
+	case 0x80111500:        /* FS_IOC_GETFSUUID */
+	case 0x80811501:        /* FS_IOC_GETFSSYSFSPATH */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	__u64 key = (__u64)file;
+
+	if (ret)
+		return ret;
+	if (!task_dom() || ioctl_always_allowed(cmd))
+		return 0;
+	return bpf_map_lookup_elem(&ioctl_denied, &key) ? -EACCES : 0;
+}
+
+SEC("lsm/file_free_security")
+void BPF_PROG(corral_file_free, struct file *file)
+{
+	__u64 key = (__u64)file;
+
+	/* Only device files are ever recorded: everything else returns here. */
+	if (!S_ISDEV(BPF_CORE_READ(file, f_inode, i_mode)))
+		return;
+	bpf_map_delete_elem(&ioctl_denied, &key);
+}
+
+/* An io_uring personality would run requests with other credentials. */
+SEC("lsm/uring_override_creds")
+int BPF_PROG(corral_uring_override_creds, const struct cred *new, int ret)
+{
+	return ret ? ret : deny_in_domain();
 }
 
 /* truncate(2), O_TRUNC and (before 6.2) ftruncate(2). */
@@ -426,10 +547,6 @@ int BPF_PROG(corral_path_rename, const struct path *old_dir,
 }
 
 /* Mount changes: EPERM inside any sandbox, as Landlock does. */
-static __always_inline int deny_in_domain(void)
-{
-	return task_dom() ? -EPERM : 0;
-}
 
 SEC("lsm/sb_mount")
 int BPF_PROG(corral_sb_mount, const char *dev_name, const struct path *path,

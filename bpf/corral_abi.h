@@ -113,6 +113,8 @@ struct corral_info {
 /* Map capacities, fixed before load. */
 #define CORRAL_MAX_RULES   65536
 #define CORRAL_MAX_DOMAINS 4096
+/* Device files open in sandboxes without the ioctl right, at once. */
+#define CORRAL_MAX_IOCTL_FILES 16384
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512
 

@@ -60,9 +60,13 @@ struct file {
 	fmode_t f_mode;
 };
 
+struct cred;
+
 struct task_struct {
 	int pid;
 	int tgid;
+	const struct cred *real_cred;
+	const struct cred *cred;
 };
 
 #pragma clang attribute pop
@@ -73,6 +77,7 @@ struct task_struct {
 #define S_IFCHR  0020000
 #define S_IFBLK  0060000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+#define S_ISDEV(m) (((m) & S_IFMT) == S_IFCHR || ((m) & S_IFMT) == S_IFBLK)
 
 #define FMODE_READ   0x1
 #define FMODE_WRITE  0x2
