@@ -15,10 +15,40 @@
  * CORRAL_MAX_DEPTH, a missing domain or a failed storage allocation is a
  * denial, never an allow.
  *
- * The decision (domain_allows) is Landlock's: an access is allowed iff the
- * union of the rights of the rules found on the path actually used, from
- * the object up to the real root (walking d_parent, and at a mount root
- * continuing from the mount point in the parent mount), covers it.
+ * The decision is Landlock's: an access is allowed iff the union of the
+ * rights of the rules found on the path actually used, from the object up
+ * to the real root (walking d_parent, and at a mount root continuing from
+ * the mount point in the parent mount), covers it (walk.h).
+ *
+ * The interest mask (marks.h) makes that one lookup.  A walk that allows
+ * something caches its result as a mark on the directory it started from:
+ * a slot {domain, vfsmount, topology generation, rights}.  The next access
+ * in that directory, by the same domain through the same mount, reads the
+ * slot and is done; denials leave no mark, so marks exist only on
+ * directories under allowed subtrees.  Files are judged through the
+ * directory of the dentry used (plus the file's own rule, looked up only
+ * when the domain has file rules), so a hard link cannot carry a mark.
+ *
+ * What can make a mark wrong is a directory moving relative to the root
+ * while the mark lives.  One global generation counter ("topology") is
+ * bumped AFTER every such change has happened: a directory renamed or
+ * exchanged (fexit of vfs_rename: plain file renames change no ancestry
+ * and do not bump), a mount added, moved or removed (fexit of path_mount,
+ * path_umount, move_mount(2), pivot_root(2)), and a mount freed (fexit of
+ * cleanup_mnt, so a later mount reusing the same struct vfsmount address
+ * cannot meet an old mark).  A mark carries the generation read BEFORE its
+ * walk began, and a slot of another generation is a miss.  The race this
+ * closes: a sandboxed open walks while another task moves a directory out
+ * of the allowed tree.  If the walk began before the move completed, it
+ * read the old generation and the bump that follows the move makes its
+ * mark stale before anyone can use it; if it began after the bump, it saw
+ * the moved tree.  Either way no access after the move is decided by
+ * pre-move ancestry, except the open racing the move itself, which
+ * Landlock's lock-free walk shares.  The bump is global rather than per
+ * superblock because a mark's walk may cross several filesystems; renames
+ * of directories are rare next to opens, so the cost is a few extra walks.
+ * Slots are read and written under the mark's spin lock, so a reader
+ * never sees half a slot.
  */
 #include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
@@ -26,180 +56,17 @@
 #include <bpf/bpf_core_read.h>
 
 #include "corral_abi.h"
+#include "maps.h"
+#include "marks.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 extern int LINUX_KERNEL_VERSION __kconfig;
 
-/* task -> struct corral_task; present only on sandboxed tasks. */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct corral_task);
-} task_domain SEC(".maps");
-
-/* task -> struct corral_register; the launcher's rule registration slot. */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct corral_register);
-} task_register SEC(".maps");
-
-/* {domain, dev, ino, generation} -> rights granted beneath that inode. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CORRAL_MAX_RULES);
-	__type(key, struct corral_rule_key);
-	__type(value, struct corral_rule);
-} rules SEC(".maps");
-
-/* domain id -> struct corral_domain (task count, owner). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CORRAL_MAX_DOMAINS);
-	__type(key, __u64);
-	__type(value, struct corral_domain);
-} domains SEC(".maps");
-
-/*
- * struct file * -> 1: device files opened inside a domain without the
- * ioctl right.  Landlock decides IOCTL_DEV at open, so descriptors opened
- * before the sandbox (the terminal) keep working; entries go at file free.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
-	__type(key, __u64);
-	__type(value, __u8);
-} ioctl_denied SEC(".maps");
-
-/* [0] -> struct corral_info, written by `corral setup` after load. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct corral_info);
-} info SEC(".maps");
-
-static __always_inline struct corral_task *task_dom(void)
-{
-	return bpf_task_storage_get(&task_domain, bpf_get_current_task_btf(),
-				    0, 0);
-}
-
 /* For operations no sandboxed task may do at all. */
 static __always_inline int deny_in_domain(void)
 {
 	return task_dom() ? -EPERM : 0;
-}
-
-static __always_inline void rule_key(struct corral_rule_key *key,
-				     __u64 domain, struct inode *inode)
-{
-	key->domain = domain;
-	key->ino = BPF_CORE_READ(inode, i_ino);
-	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	key->generation = BPF_CORE_READ(inode, i_generation);
-}
-
-/* Rights a rule gives on this very dentry's inode, 0 if none. */
-static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
-{
-	struct corral_rule_key key = {};
-	struct corral_rule *rule;
-	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
-
-	if (!inode)
-		return 0;
-	rule_key(&key, domain, inode);
-	rule = bpf_map_lookup_elem(&rules, &key);
-	return rule ? rule->access : 0;
-}
-
-/*
- * Walk state.  Pointers are kernel addresses read with probe reads, as
- * the verifier does not track BTF pointers through the loop context.
- */
-struct walk {
-	__u64 domain;
-	struct dentry *dentry;
-	struct vfsmount *mnt;
-	__u32 want;       /* stop early once these are all granted */
-	__u32 granted;    /* union of rights seen so far */
-	int finished;     /* reached the root, or granted covers want */
-};
-
-static long walk_step(__u32 index, void *data)
-{
-	struct walk *w = data;
-	struct dentry *dentry = w->dentry;
-	struct vfsmount *vfsmnt = w->mnt;   /* locals: CO-RE only on kernel types */
-	struct dentry *parent;
-	struct mount *mnt, *mnt_parent;
-
-	w->granted |= own_access(w->domain, dentry);
-	if ((w->granted & w->want) == w->want) {
-		w->finished = 1;
-		return 1;
-	}
-	if (dentry == BPF_CORE_READ(vfsmnt, mnt_root)) {
-		mnt = (void *)vfsmnt - bpf_core_field_offset(struct mount, mnt);
-		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
-		if (mnt_parent == mnt) {
-			w->finished = 1;        /* the real root */
-			return 1;
-		}
-		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
-		w->mnt = (void *)mnt_parent +
-			 bpf_core_field_offset(struct mount, mnt);
-		return 0;
-	}
-	parent = BPF_CORE_READ(dentry, d_parent);
-	if (parent == dentry) {
-		w->finished = 1;                /* root of a detached tree */
-		return 1;
-	}
-	w->dentry = parent;
-	return 0;
-}
-
-/*
- * Union of the rights granted on the path from @dentry (in @mnt) up to
- * the root, stopping early once @want is covered.  Returns -EACCES if the
- * walk was cut short by CORRAL_MAX_DEPTH: an unfinished walk never allows.
- */
-static __always_inline long path_granted(__u64 domain, struct vfsmount *mnt,
-					 struct dentry *dentry, __u32 want)
-{
-	struct walk w = {
-		.domain = domain,
-		.dentry = dentry,
-		.mnt = mnt,
-		.want = want,
-	};
-
-	bpf_loop(CORRAL_MAX_DEPTH, walk_step, &w, 0);
-	if (!w.finished)
-		return -EACCES;
-	return w.granted;
-}
-
-/*
- * The decision.  The mark cache (interest mask on directories) plugs in
- * here: look up the mark of the dentry's directory first and only walk on
- * a miss.  Until then every decision walks.
- */
-static __always_inline int domain_allows(__u64 domain, struct vfsmount *mnt,
-					 struct dentry *dentry, __u32 want)
-{
-	long granted = path_granted(domain, mnt, dentry, want);
-
-	if (granted < 0)
-		return 0;
-	return ((__u32)granted & want) == want;
 }
 
 /* Pipes, sockets and anonymous inodes live on internal mounts: not paths. */
@@ -208,16 +75,46 @@ static __always_inline int is_internal(struct dentry *dentry)
 	return !!(BPF_CORE_READ(dentry, d_sb, s_flags) & SB_NOUSER);
 }
 
-static __always_inline int check_path(__u64 domain, const struct path *path,
-				      __u32 want)
+/*
+ * Rights granted on the object @path names: those of its directory (one
+ * mark lookup, or a walk on a miss), plus for a non-directory its own
+ * rule, if the domain has rules on files at all.  The directory is the
+ * parent of the dentry actually used, so a hard link elsewhere is judged
+ * by where it is.  Negative: deny.
+ */
+static __always_inline long object_granted(struct corral_task *t,
+					   const struct path *path)
 {
-	struct dentry *dentry = BPF_CORE_READ(path, dentry);
+	struct dentry *dentry = path->dentry;
+	struct vfsmount *mnt = path->mnt;
+	struct inode *inode = dentry->d_inode;
+	struct dentry *dir;
+	long granted;
 
-	if (!want || is_internal(dentry))
+	if (!inode)
+		return -EACCES;
+	if (S_ISDIR(inode->i_mode))
+		return dir_granted(t->domain, mnt, dentry, inode);
+	if (dentry == mnt->mnt_root)    /* a file mounted on its own */
+		return path_granted(t->domain, mnt, dentry, CORRAL_ACCESS_ALL);
+	dir = dentry->d_parent;
+	granted = dir_granted(t->domain, mnt, dir, dir->d_inode);
+	if (granted >= 0 && (t->flags & CORRAL_TASK_FILE_RULES))
+		granted |= own_access(t->domain, dentry);
+	return granted;
+}
+
+static __always_inline int covers(long granted, __u32 want)
+{
+	return granted >= 0 && ((__u32)granted & want) == want;
+}
+
+static __always_inline int check_path(struct corral_task *t,
+				      const struct path *path, __u32 want)
+{
+	if (!want || is_internal(path->dentry))
 		return 0;
-	if (domain_allows(domain, BPF_CORE_READ(path, mnt), dentry, want))
-		return 0;
-	return -EACCES;
+	return covers(object_granted(t, path), want) ? 0 : -EACCES;
 }
 
 /*
@@ -286,10 +183,8 @@ SEC("lsm/file_open")
 int BPF_PROG(corral_file_open, struct file *file, int ret)
 {
 	struct corral_task *t;
-	struct dentry *dentry;
-	struct vfsmount *mnt;
-	__u32 want, granted;
-	long r;
+	__u32 want;
+	long granted;
 
 	if (ret)
 		return ret;
@@ -298,22 +193,15 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 		return 0;
 	if (is_backing_file(file) || creds_overridden())
 		return 0;
-	dentry = BPF_CORE_READ(file, f_path.dentry);
-	if (is_internal(dentry))
+	if (is_internal(file->f_path.dentry))
 		return 0;
 	want = open_access(file);
-	mnt = BPF_CORE_READ(file, f_path.mnt);
-	if (!S_ISDEV(BPF_CORE_READ(file, f_inode, i_mode)))
-		return domain_allows(t->domain, mnt, dentry, want) ? 0 : -EACCES;
-	/* A device: also learn whether ioctl is granted, decided now. */
-	r = path_granted(t->domain, mnt, dentry,
-			 want | CORRAL_ACCESS_IOCTL);
-	if (r < 0)
+	granted = object_granted(t, &file->f_path);
+	if (!covers(granted, want))
 		return -EACCES;
-	granted = r;
-	if ((granted & want) != want)
-		return -EACCES;
-	if (!(granted & CORRAL_ACCESS_IOCTL))
+	/* ioctl on a device is decided now, as Landlock does. */
+	if (S_ISDEV(file->f_inode->i_mode) &&
+	    !covers(granted, CORRAL_ACCESS_IOCTL))
 		return note_ioctl_denied(file);
 	return 0;
 }
@@ -384,7 +272,7 @@ int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 	t = task_dom();
 	if (!t)
 		return 0;
-	return check_path(t->domain, path, CORRAL_ACCESS_TRUNCATE);
+	return check_path(t, path, CORRAL_ACCESS_TRUNCATE);
 }
 
 /* ftruncate(2) and O_TRUNC since 6.2; not attached where the hook is absent. */
@@ -398,7 +286,7 @@ int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 	t = task_dom();
 	if (!t)
 		return 0;
-	return check_path(t->domain, &file->f_path, CORRAL_ACCESS_TRUNCATE);
+	return check_path(t, &file->f_path, CORRAL_ACCESS_TRUNCATE);
 }
 
 static __always_inline int check_dir_op(const struct path *dir, __u32 want)
@@ -407,7 +295,7 @@ static __always_inline int check_dir_op(const struct path *dir, __u32 want)
 
 	if (!t)
 		return 0;
-	return check_path(t->domain, dir, want);
+	return check_path(t, dir, want);
 }
 
 SEC("lsm/path_mknod")
@@ -473,7 +361,8 @@ static __always_inline int gains_access(__u64 domain, struct dentry *child,
  * refer, and the moved entry must not gain rights (EXDEV).  EACCES wins
  * over EXDEV: a missing create or remove is reported first.
  */
-static __always_inline int check_refer(__u64 domain, struct vfsmount *mnt,
+static __always_inline int check_refer(struct corral_task *t,
+				       struct vfsmount *mnt,
 				       struct dentry *src,
 				       struct dentry *old_dentry,
 				       struct dentry *dst,
@@ -483,20 +372,17 @@ static __always_inline int check_refer(__u64 domain, struct vfsmount *mnt,
 {
 	long from, to;
 
+	from = dir_granted(t->domain, mnt, src, src->d_inode);
 	if (src == dst)
-		return domain_allows(domain, mnt, dst, src_want | dst_want)
-			       ? 0 : -EACCES;
-	from = path_granted(domain, mnt, src, CORRAL_ACCESS_ALL);
-	to = path_granted(domain, mnt, dst, CORRAL_ACCESS_ALL);
-	if (from < 0 || to < 0)
-		return -EACCES;
-	if ((from & src_want) != src_want || (to & dst_want) != dst_want)
+		return covers(from, src_want | dst_want) ? 0 : -EACCES;
+	to = dir_granted(t->domain, mnt, dst, dst->d_inode);
+	if (!covers(from, src_want) || !covers(to, dst_want))
 		return -EACCES;
 	if (!(from & to & CORRAL_ACCESS_REFER))
 		return -EXDEV;
-	if (gains_access(domain, old_dentry, from, to))
+	if (gains_access(t->domain, old_dentry, from, to))
 		return -EXDEV;
-	if (exchange && gains_access(domain, new_dentry, to, from))
+	if (exchange && gains_access(t->domain, new_dentry, to, from))
 		return -EXDEV;
 	return 0;
 }
@@ -513,9 +399,8 @@ int BPF_PROG(corral_path_link, struct dentry *old_dentry,
 	t = task_dom();
 	if (!t)
 		return 0;
-	return check_refer(t->domain, BPF_CORE_READ(new_dir, mnt),
-			   BPF_CORE_READ(old_dentry, d_parent), old_dentry,
-			   BPF_CORE_READ(new_dir, dentry), new_dentry,
+	return check_refer(t, new_dir->mnt, old_dentry->d_parent, old_dentry,
+			   new_dir->dentry, new_dentry,
 			   0, CORRAL_ACCESS_CREATE, 0);
 }
 
@@ -540,10 +425,9 @@ int BPF_PROG(corral_path_rename, const struct path *old_dir,
 	} else if (BPF_CORE_READ(new_dentry, d_inode)) {
 		dst_want |= CORRAL_ACCESS_REMOVE;  /* replaces an entry */
 	}
-	return check_refer(t->domain, BPF_CORE_READ(new_dir, mnt),
-			   BPF_CORE_READ(old_dir, dentry), old_dentry,
-			   BPF_CORE_READ(new_dir, dentry), new_dentry,
-			   src_want, dst_want, exchange);
+	return check_refer(t, new_dir->mnt, old_dir->dentry, old_dentry,
+			   new_dir->dentry, new_dentry, src_want, dst_want,
+			   exchange);
 }
 
 /* Mount changes: EPERM inside any sandbox, as Landlock does. */
@@ -605,6 +489,7 @@ int BPF_PROG(corral_task_alloc, struct task_struct *task,
 	if (!child)
 		return -ENOMEM;
 	child->domain = parent->domain;
+	child->flags = parent->flags;
 	__sync_fetch_and_add(&dom->tasks, 1);
 	return 0;
 }
@@ -662,5 +547,57 @@ int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
 		reg->status = -ENOSPC;  /* map full: the launcher fails closed */
 	else
 		reg->status = CORRAL_REGISTER_DONE;
+	return 0;
+}
+
+/*
+ * Topology changes (see the top of this file): bump after the fact.
+ * These are tracing programs, not LSM hooks: they run for every task but
+ * do nothing unless the change really happened.
+ */
+SEC("fexit/vfs_rename")
+int BPF_PROG(corral_rename_done, struct renamedata *rd, int ret)
+{
+	if (ret)
+		return 0;
+	if (is_dir_dentry(BPF_CORE_READ(rd, old_dentry)) ||
+	    ((BPF_CORE_READ(rd, flags) & RENAME_EXCHANGE) &&
+	     is_dir_dentry(BPF_CORE_READ(rd, new_dentry))))
+		topology_bump();
+	return 0;
+}
+
+SEC("fexit/path_mount")
+int BPF_PROG(corral_mount_done)
+{
+	topology_bump();
+	return 0;
+}
+
+SEC("fexit/path_umount")
+int BPF_PROG(corral_umount_done)
+{
+	topology_bump();
+	return 0;
+}
+
+SEC("fexit/__x64_sys_move_mount")
+int BPF_PROG(corral_move_mount_done)
+{
+	topology_bump();
+	return 0;
+}
+
+SEC("fexit/__x64_sys_pivot_root")
+int BPF_PROG(corral_pivot_root_done)
+{
+	topology_bump();
+	return 0;
+}
+
+SEC("fexit/cleanup_mnt")
+int BPF_PROG(corral_mount_freed)
+{
+	topology_bump();
 	return 0;
 }

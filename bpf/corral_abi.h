@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 1
+#define CORRAL_ABI_VERSION 2
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -83,7 +83,12 @@ struct corral_domain {
  */
 struct corral_task {
 	__u64 domain;     /* domain id */
+	__u32 flags;      /* CORRAL_TASK_* */
+	__u32 reserved;
 };
+
+/* The domain has rules on non-directories: look up a file's own rule. */
+#define CORRAL_TASK_FILE_RULES (1u << 0)
 
 /*
  * Task storage "task_register": the launcher's channel for turning an
@@ -122,7 +127,7 @@ struct corral_info {
 _Static_assert(sizeof(struct corral_rule_key) == 24, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_domain) == 24, "domain layout");
-_Static_assert(sizeof(struct corral_task) == 8, "task layout");
+_Static_assert(sizeof(struct corral_task) == 16, "task layout");
 _Static_assert(sizeof(struct corral_register) == 16, "register layout");
 _Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_IOCTL << 1) - 1),
 	       "CORRAL_ACCESS_ALL covers every right");

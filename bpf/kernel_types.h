@@ -48,6 +48,12 @@ struct mount {
 	struct vfsmount mnt;
 };
 
+struct renamedata {
+	struct dentry *old_dentry;
+	struct dentry *new_dentry;
+	unsigned int flags;
+};
+
 struct path {
 	struct vfsmount *mnt;
 	struct dentry *dentry;

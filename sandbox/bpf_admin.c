@@ -96,7 +96,11 @@ static int unpin_all(void)
 	return r;
 }
 
-/* LSM hooks differ between kernels: load only programs whose hook exists. */
+/*
+ * LSM hooks differ between kernels: load only programs whose hook exists
+ * (file_truncate appeared in 6.2).  The fexit programs that keep the mark
+ * cache honest are not optional: without them the load must fail.
+ */
 static void skip_missing_hooks(struct corral_bpf *skel)
 {
 	struct btf *vmlinux = btf__load_vmlinux_btf();
@@ -105,10 +109,12 @@ static void skip_missing_hooks(struct corral_bpf *skel)
 	if (!vmlinux)
 		return;         /* the load will fail with a clearer error */
 	bpf_object__for_each_program(prog, skel->obj) {
-		const char *hook = strchr(bpf_program__section_name(prog), '/');
+		const char *sec = bpf_program__section_name(prog);
 		char func[128];
 
-		snprintf(func, sizeof(func), "bpf_lsm_%s", hook ? hook + 1 : "");
+		if (strncmp(sec, "lsm/", 4))
+			continue;
+		snprintf(func, sizeof(func), "bpf_lsm_%s", sec + 4);
 		if (btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) < 0)
 			bpf_program__set_autoload(prog, false);
 	}
@@ -143,7 +149,7 @@ static int attach_and_pin(struct corral_bpf *skel, int *n_hooks)
 
 		if (!bpf_program__autoload(prog))
 			continue;
-		link = bpf_program__attach_lsm(prog);
+		link = bpf_program__attach(prog);
 		if (!link)
 			return error_errno(errno, "attaching program %s to %s",
 					   bpf_program__name(prog),

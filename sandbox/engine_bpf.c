@@ -62,7 +62,10 @@ int engine_bpf_open(struct bpf_engine *e)
 {
 	int r;
 
-	*e = (struct bpf_engine){ -1, -1, -1, -1, -1, 0 };
+	*e = (struct bpf_engine){
+		.task_domain = -1, .task_register = -1, .rules = -1,
+		.domains = -1, .pidfd = -1,
+	};
 	r = check_abi();
 	if (!r)
 		r = open_pinned("task_domain", &e->task_domain);
@@ -150,6 +153,8 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 	/* The inode_getattr hook turns this fstat into the rule. */
 	if (fstat(fd, &st) < 0)
 		return error_errno(errno, "%s: fstat to register its rule", path);
+	if (!S_ISDIR(st.st_mode))
+		e->file_rules = true;
 	if (bpf_map_lookup_elem(e->task_register, &e->pidfd, &reg) < 0)
 		return error_errno(errno, "%s: reading its rule back", path);
 	if (reg.status == CORRAL_REGISTER_DONE)
@@ -167,7 +172,10 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 
 int engine_bpf_enter(struct bpf_engine *e)
 {
-	struct corral_task task = { .domain = e->domain };
+	struct corral_task task = {
+		.domain = e->domain,
+		.flags = e->file_rules ? CORRAL_TASK_FILE_RULES : 0,
+	};
 
 	bpf_map_delete_elem(e->task_register, &e->pidfd);
 	if (bpf_map_update_elem(e->task_domain, &e->pidfd, &task,

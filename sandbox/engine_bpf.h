@@ -34,6 +34,7 @@ struct bpf_engine {
 	int domains;
 	int pidfd;         /* this process: the key of task storage maps */
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
+	bool file_rules;   /* some rule names a non-directory */
 };
 
 /* Needs CAP_BPF effective.  Each returns 0 or -errno after a message. */

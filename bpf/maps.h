@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * maps.h - every map of corral's BPF programs, one per concern.  Keys and
+ * values shared with the launcher are defined in corral_abi.h.
+ */
+#ifndef CORRAL_MAPS_H
+#define CORRAL_MAPS_H
+
+#include "kernel_types.h"
+#include <bpf/bpf_helpers.h>
+
+#include "corral_abi.h"
+
+/* task -> struct corral_task; present only on sandboxed tasks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct corral_task);
+} task_domain SEC(".maps");
+
+/* task -> struct corral_register; the launcher's rule registration slot. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct corral_register);
+} task_register SEC(".maps");
+
+/* {domain, dev, ino, generation} -> rights granted beneath that inode. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CORRAL_MAX_RULES);
+	__type(key, struct corral_rule_key);
+	__type(value, struct corral_rule);
+} rules SEC(".maps");
+
+/* domain id -> struct corral_domain (task count, owner). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_DOMAINS);
+	__type(key, __u64);
+	__type(value, struct corral_domain);
+} domains SEC(".maps");
+
+/*
+ * struct file * -> 1: device files opened inside a domain without the
+ * ioctl right.  Landlock decides IOCTL_DEV at open, so descriptors opened
+ * before the sandbox (the terminal) keep working; entries go at file free.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
+	__type(key, __u64);
+	__type(value, __u8);
+} ioctl_denied SEC(".maps");
+
+/* [0] -> struct corral_info, written by `corral setup` after load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct corral_info);
+} info SEC(".maps");
+
+/*
+ * The interest mask: inode storage on directories under allowed subtrees.
+ * A slot caches, for one domain reaching the directory through one mount,
+ * the union of rights granted from the directory up to the root, valid
+ * while the topology generation is unchanged (see corral.bpf.c).
+ */
+#define CORRAL_MARK_SLOTS 4
+
+struct mark_slot {
+	__u64 domain;     /* 0: free */
+	__u64 mnt;        /* struct vfsmount * the walk went through */
+	__u64 generation; /* topology generation read before the walk */
+	__u32 access;     /* rights granted to the directory's contents */
+	__u32 reserved;
+};
+
+struct mark {
+	struct bpf_spin_lock lock;  /* slots are read and written whole */
+	__u32 reserved;
+	struct mark_slot slot[CORRAL_MARK_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_INODE_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct mark);
+} marks SEC(".maps");
+
+/*
+ * [0] -> the topology generation: bumped after every change that can move
+ * a directory relative to the root (directory rename, mount moves and
+ * unmounts, pivot_root, a mount freed).  A mark of another generation is
+ * a miss.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} topology SEC(".maps");
+
+static __always_inline struct corral_task *task_dom(void)
+{
+	return bpf_task_storage_get(&task_domain, bpf_get_current_task_btf(),
+				    0, 0);
+}
+
+#endif /* CORRAL_MAPS_H */

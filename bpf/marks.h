@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * marks.h - the fast path of a decision: one inode-storage lookup on the
+ * directory of the dentry used.  The scheme and the races it closes are
+ * explained at the top of corral.bpf.c.
+ */
+#ifndef CORRAL_MARKS_H
+#define CORRAL_MARKS_H
+
+#include "walk.h"
+
+static __always_inline __u64 *topology_generation(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&topology, &zero);
+}
+
+/* After the topology changed: every mark written before is now stale. */
+static __always_inline void topology_bump(void)
+{
+	__u64 *gen = topology_generation();
+
+	if (gen)
+		__sync_fetch_and_add(gen, 1);
+}
+
+/* Copies the rights of @domain's valid slot through @mnt; 0 if none. */
+static __always_inline int mark_find(struct mark *m, __u64 domain, __u64 mnt,
+				     __u64 gen, __u32 *access)
+{
+	__u32 value = 0;
+	int found = 0;
+
+	bpf_spin_lock(&m->lock);
+#pragma unroll
+	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+		struct mark_slot *s = &m->slot[i];
+
+		if (s->domain == domain && s->mnt == mnt &&
+		    s->generation == gen) {
+			value = s->access;
+			found = 1;
+		}
+	}
+	bpf_spin_unlock(&m->lock);
+	*access = value;
+	return found;
+}
+
+/*
+ * Slots whose domain is gone may be reused; the lookups cannot run under
+ * the spin lock, so collect candidates first (recheck under the lock).
+ */
+static __always_inline __u32 dead_slots(struct mark *m, __u64 *seen)
+{
+	__u32 dead = 0;
+
+#pragma unroll
+	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+		__u64 domain = m->slot[i].domain;
+
+		seen[i] = domain;
+		if (domain && !bpf_map_lookup_elem(&domains, &domain))
+			dead |= 1u << i;
+	}
+	return dead;
+}
+
+/*
+ * Remembers @access for @domain through @mnt at generation @gen.  Best
+ * effort: no storage, a full slot table or a generation that moved on
+ * leave the directory unmarked, and the next access walks again.
+ */
+static __always_inline void mark_store(struct inode *dir, __u64 domain,
+				       __u64 mnt, __u64 gen, __u32 access)
+{
+	__u64 *now = topology_generation();
+	__u64 seen[CORRAL_MARK_SLOTS] = {};
+	struct mark *m;
+	__u32 dead;
+	int same = -1, reusable = -1, pick;
+
+	if (!now)
+		return;
+	m = bpf_inode_storage_get(&marks, dir, 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!m)
+		return;
+	dead = dead_slots(m, seen);
+	bpf_spin_lock(&m->lock);
+#pragma unroll
+	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+		struct mark_slot *s = &m->slot[i];
+
+		if (s->domain == domain && s->mnt == mnt)
+			same = i;
+		else if (!s->domain || s->generation != *now ||
+			 ((dead & (1u << i)) && s->domain == seen[i]))
+			reusable = i;
+	}
+	pick = same >= 0 ? same : reusable;
+	if (pick >= 0 && pick < CORRAL_MARK_SLOTS && *now == gen) {
+		m->slot[pick].domain = domain;
+		m->slot[pick].mnt = mnt;
+		m->slot[pick].generation = gen;
+		m->slot[pick].access = access;
+	}
+	bpf_spin_unlock(&m->lock);
+}
+
+/*
+ * Rights granted to the contents of directory @dir (reached through
+ * @mnt): from its mark if valid, else from a full walk, then marked.
+ * @dir_inode is the same directory's inode as a BTF pointer (inode
+ * storage needs one), or NULL to bypass the cache.  Negative: deny.
+ */
+static __always_inline long dir_granted(__u64 domain, struct vfsmount *mnt,
+					struct dentry *dir,
+					struct inode *dir_inode)
+{
+	__u64 *genp = topology_generation();
+	__u64 gen;
+	struct mark *m;
+	__u32 access = 0;
+	long granted;
+
+	if (!genp)
+		return -EACCES;
+	gen = *genp;            /* before the walk: see corral.bpf.c */
+	if (dir_inode) {
+		m = bpf_inode_storage_get(&marks, dir_inode, 0, 0);
+		if (m && mark_find(m, domain, (__u64)mnt, gen, &access))
+			return access;
+	}
+	granted = path_granted(domain, mnt, dir, CORRAL_ACCESS_ALL);
+	/* Only allowed subtrees get marks: a denial leaves no trace. */
+	if (granted > 0 && dir_inode)
+		mark_store(dir_inode, domain, (__u64)mnt, gen, granted);
+	return granted;
+}
+
+#endif /* CORRAL_MARKS_H */
