@@ -2,8 +2,9 @@
 # differential.sh: corral against kernel Landlock, one scenario at a time.
 #
 # Each scenario is a rule set and a list of probe operations over the
-# fixture tree of lib.sh (fixture_build has the diagram).  It runs twice on
-# a fresh copy of the tree:
+# fixture tree of lib.sh (fixture_build has the diagram).  It runs twice,
+# each time on a pristine tree (a fresh copy whenever an earlier run used an
+# operation that changes the tree):
 #
 #   $CORRAL            --rx $CORRAL_HELPERS RULES -- probe OPS
 #   ll-exec (Landlock) --rx $CORRAL_HELPERS RULES -- probe OPS
@@ -538,54 +539,69 @@ parse_table() {
 	n_sc=$((i + 1))
 }
 
-# expand STRING FIXTURE: replace the table's tokens
+# expand VAR STRING FIXTURE: VAR := STRING with the table's tokens replaced
 SYSRX="" SYSX=""
 expand() {
-	local s=$1
+	local s=$2
 	s=${s//@SYSRX/$SYSRX}
 	s=${s//@SYSX/$SYSX}
-	s=${s//@D40/$2/deep/$D40}
-	s=${s//@D01/$2/deep/d01}
-	echo "${s//@/$2}"
+	s=${s//@D40/$3/deep/$D40}
+	s=${s//@D01/$3/deep/d01}
+	printf -v "$1" %s "${s//@/$3}"
 }
 
 # ---- running ------------------------------------------------------------
 
-# run_engine ENGINE I W: fresh fixture, binds, probe under ENGINE; sets out
+# Operations that change the tree; after them the next run gets a fresh copy
+MUTATING=" create mknod-reg mknod-sock mkdir mkfifo symlink unlink rmdir rename
+exchange link truncate otrunc ftruncate mount-tmpfs bind umount "
+declare -A dirty=()
+
+# run_engine ENGINE W: probe $ops under ENGINE and $rules on a pristine
+# fixture at W, with $binds mounted; sets out
 run_engine() {
-	local engine=$1 i=$2 w=$3 rules ops
+	local engine=$1 w=$2 rc word
 	local -a b opv
-	fixture_reset "$w"
-	read -r -a b <<<"$(expand "${sc_bind[i]}" "$w")"
+	if [ -n "${dirty[$w]-}" ]; then
+		fixture_reset "$w" || { out="setup: cannot reset $w"; return; }
+		unset "dirty[$w]"
+	fi
+	read -r -a b <<<"$binds"
 	while [ ${#b[@]} -ge 2 ]; do
 		fixture_mount "${b[0]}" "${b[1]}" || { out="setup: bind ${b[*]:0:2} failed"; return; }
 		b=("${b[@]:2}")
 	done
-	rules=$(expand "${sc_rules[i]}" "$w")
-	ops=$(expand "${sc_ops[i]}" "$w")
 	read -r -a opv <<<"$ops"
 	out=$(sandboxed "$engine" "$rules" "$PROBE" "${opv[@]}" 2>&1)
-	local rc=$?
-	[ $rc -eq 0 ] || out+=$'\n'"(exit status $rc)"
+	rc=$?
 	fixture_umount_all
+	for word in "${opv[@]}"; do
+		[[ $MUTATING == *[[:space:]]$word[[:space:]]* ]] && dirty[$w]=1
+	done
+	if [ $rc -ne 0 ]; then
+		out+=$'\n'"(exit status $rc)"
+		dirty[$w]=1
+	fi
 }
 
-# expected_lines I W [corral]: the table's answers as probe would print them
+# expected_lines VAR I [corral]: VAR := the table's answers as probe prints
+# them for $ops (with corral's declared differences if asked)
 expected_lines() {
 	local -a res
 	local o
-	read -r -a res <<<"${sc_exp[$1]}"
+	read -r -a res <<<"${sc_exp[$2]}"
 	if [ "${3:-}" = corral ]; then
-		for o in ${sc_corral[$1]}; do
+		for o in ${sc_corral[$2]}; do
 			res[${o%%:*} - 1]=${o#*:}
 		done
 	fi
-	probe_lines "$(expand "${sc_ops[$1]}" "$2")" "${res[@]}"
+	probe_lines_v "$1" "$ops" "${res[@]}"
 }
 
 # run_scenario I W LABEL: one TAP line
 run_scenario() {
 	local i=$1 w=$2 name=${sc_name[$1]}$3 want want_c oracle="" corral why=""
+	local rules ops binds
 	if [ -n "${sc_bind[i]}" ] && ! is_root; then
 		skip "$name" "bind mounts need root"
 		return
@@ -594,8 +610,11 @@ run_scenario() {
 		skip "$name" "fixture has no ${sc_require[i]} (no dynamic true(1) found)"
 		return
 	fi
-	want=$(expected_lines "$i" "$w")
-	want_c=$(expected_lines "$i" "$w" corral)
+	expand rules "${sc_rules[i]}" "$w"
+	expand ops "${sc_ops[i]}" "$w"
+	expand binds "${sc_bind[i]}" "$w"
+	expected_lines want "$i"
+	expected_lines want_c "$i" corral
 	if [ "$ABI" -lt "${sc_abi[i]}" ]; then
 		why="landlock ABI $ABI lacks ${sc_abi_right[i]}"
 		if is_oracle_corral; then	# nothing to check: both are the oracle
@@ -603,21 +622,21 @@ run_scenario() {
 			return
 		fi
 	else
-		run_engine oracle "$i" "$w"
+		run_engine oracle "$w"
 		oracle=$out
 	fi
-	run_engine corral "$i" "$w"
+	run_engine corral "$w"
 	corral=$out
 	if [ -z "$why" ] && [ "$oracle" != "$want" ]; then
 		not_ok "$name" "kernel Landlock (ll-exec) disagrees with the table" \
-			"rules: $(expand "${sc_rules[i]}" "$w")" \
+			"rules: $rules" \
 			"- table, + ll-exec:" "$(compare_lines "$want" "$oracle")" \
 			"corral:" "$corral"
 	elif [ "$corral" != "$want_c" ]; then
 		local whom="kernel Landlock"
 		[ -z "$why" ] || whom="the table ($why: ll-exec not run)"
 		not_ok "$name" "corral disagrees with $whom" \
-			"rules: $(expand "${sc_rules[i]}" "$w")" \
+			"rules: $rules" \
 			"- expected, + corral:" "$(compare_lines "$want_c" "$corral")"
 	elif [ -n "$why" ]; then
 		skip "$name" "$why (corral matched the table)"

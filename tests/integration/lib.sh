@@ -23,6 +23,7 @@ if [ -z "${CORRAL_HELPERS:-}" ]; then
 fi
 PROBE=$CORRAL_HELPERS/probe
 ORACLE=$CORRAL_HELPERS/ll-exec
+FIXTURE=$CORRAL_HELPERS/fixture	# optional: fast rm/cp/mount (else coreutils)
 
 # ---- TAP ----------------------------------------------------------------
 
@@ -165,22 +166,29 @@ sandboxed() {
 }
 
 # probe_lines "OPS" RESULT...: the lines probe prints for OPS ("op args +
-# op args ...") if the results are RESULT...; one per line on stdout
-probe_lines() {
+# op args ...") if the results are RESULT...; one per line on stdout.
+# probe_lines_v VAR "OPS" RESULT... sets VAR instead (no subshell).
+probe_lines_v() {
 	local -a words results
-	local w line="" i=0
-	read -r -a words <<<"$1"
-	shift
-	results=("$@")
+	local w line="" i=0 all=""
+	read -r -a words <<<"$2"
+	results=("${@:3}")
 	for w in "${words[@]}" +; do
 		if [ "$w" = + ]; then
-			echo "$line: ${results[$i]:-?}"
+			all+="${all:+$'\n'}$line: ${results[$i]:-?}"
 			i=$((i + 1))
 			line=""
 		else
 			line=${line:+$line }$w
 		fi
 	done
+	printf -v "$1" %s "$all"
+}
+
+probe_lines() {
+	local lines
+	probe_lines_v lines "$@"
+	echo "$lines"
 }
 
 # probe_count "OPS": how many operations OPS has
@@ -202,7 +210,7 @@ expect_probe() {
 	local -a opv res
 	read -r -a opv <<<"$ops"
 	read -r -a res <<<"$5"
-	want=$(probe_lines "$ops" "${res[@]}")
+	probe_lines_v want "$ops" "${res[@]}"
 	got=$(sandboxed "$engine" "$rules" "$PROBE" "${opv[@]}" 2>&1)
 	rc=$?
 	if [ "$got" == "$want" ] && [ $rc -eq 0 ]; then
@@ -223,7 +231,7 @@ expect_probe() {
 #   |-- s1d1/
 #   |   |-- f1, f2                 regular files, 0644
 #   |   |-- x1                     static executable (a copy of probe)
-#   |   |-- nx                     the same bytes, mode 0644: not executable
+#   |   |-- nx                     a small file, mode 0644: not executable
 #   |   |-- sh_in                  "#!DIR/s1d1/x1" script: interpreter inside
 #   |   |-- sh_out                 "#!DIR/s2d1/x2" script: interpreter outside
 #   |   |-- sh_sys                 "#!/bin/sh" script (exit 0)
@@ -236,7 +244,7 @@ expect_probe() {
 #   |           `-- f1, f2
 #   |-- s2d1/
 #   |   |-- f1
-#   |   |-- x2                     static executable
+#   |   |-- x2                     hard link of s1d1/x1
 #   |   |-- ln_in -> ../s1d1/f1    symlink pointing into s1d1
 #   |   |-- hl                     hard link of s3d1/f1
 #   |   `-- s2d2/
@@ -261,8 +269,10 @@ fixture_build() {
 		s1d1/s1d2/s1d3/f2 s2d1/f1 s2d1/s2d2/f1 s3d1/f1; do
 		echo "$p" >"$d/$p"
 	done
-	cp "$PROBE" "$d/s1d1/x1" && cp "$PROBE" "$d/s2d1/x2" &&
-		cp "$PROBE" "$d/s1d1/nx" && chmod 0644 "$d/s1d1/nx" || return 1
+	# one copy of the (large, static) probe: x2 is a hard link of x1, so
+	# resets stay cheap and the same inode is judged by two paths
+	cp "$PROBE" "$d/s1d1/x1" && ln "$d/s1d1/x1" "$d/s2d1/x2" || return 1
+	printf '\177ELF not executable\n' >"$d/s1d1/nx" && chmod 0644 "$d/s1d1/nx"
 	printf '#!%s\n' "$d/s1d1/x1" >"$d/s1d1/sh_in"
 	printf '#!%s\n' "$d/s2d1/x2" >"$d/s1d1/sh_out"
 	printf '#!/bin/sh\nexit 0\n' >"$d/s1d1/sh_sys"
@@ -276,7 +286,7 @@ fixture_build() {
 	ln "$d/s3d1/f1" "$d/s2d1/hl"
 	p=$d/deep
 	for ((i = 1; i <= DEEP_DEPTH; i++)); do
-		p=$p/d$(printf %02d "$i")
+		printf -v p '%s/d%02d' "$p" "$i"
 	done
 	mkdir -p "$p" && echo deep >"$p/f1" && echo d01 >"$d/deep/d01/f1"
 }
@@ -285,7 +295,7 @@ fixture_build() {
 deep_path() {
 	local p=$1/deep i
 	for ((i = 1; i <= ${2:-$DEEP_DEPTH}; i++)); do
-		p=$p/d$(printf %02d "$i")
+		printf -v p '%s/d%02d' "$p" "$i"
 	done
 	echo "$p"
 }
@@ -293,26 +303,43 @@ deep_path() {
 # fixture_template DIR: build the tree at DIR and keep a pristine copy at
 # DIR.tpl for fixture_reset
 fixture_template() {
-	rm -rf "$1" "$1.tpl" && fixture_build "$1" && cp -a "$1" "$1.tpl"
+	rm -rf "$1" "$1.tpl" && fixture_build "$1" || return 1
+	if [ -x "$FIXTURE" ]; then
+		"$FIXTURE" reset "$1" "$1.tpl"
+	else
+		cp -a "$1" "$1.tpl"
+	fi
 }
 
 # fixture_reset DIR: a fresh copy of the tree at DIR (operations mutate it)
 fixture_reset() {
 	fixture_umount_all
-	rm -rf "$1" && cp -a "$1.tpl" "$1"
+	if [ -x "$FIXTURE" ]; then
+		"$FIXTURE" reset "$1.tpl" "$1"
+	else
+		rm -rf "$1" && cp -a "$1.tpl" "$1"
+	fi
 }
 
 # fixture_mount SRC DST: bind-mount SRC on DST (root), undone by
 # fixture_umount_all or at exit
 _mounts=()
 fixture_mount() {
-	mount --bind "$1" "$2" && _mounts+=("$2")
+	if [ -x "$FIXTURE" ]; then
+		"$FIXTURE" bind "$1" "$2"
+	else
+		mount --bind "$1" "$2"
+	fi && _mounts+=("$2")
 }
 
 fixture_umount_all() {
 	local i
 	for ((i = ${#_mounts[@]} - 1; i >= 0; i--)); do
-		umount "${_mounts[$i]}" 2>/dev/null || umount -l "${_mounts[$i]}"
+		if [ -x "$FIXTURE" ]; then
+			"$FIXTURE" umount "${_mounts[$i]}"
+		else
+			umount "${_mounts[$i]}" 2>/dev/null || umount -l "${_mounts[$i]}"
+		fi
 	done
 	_mounts=()
 }
