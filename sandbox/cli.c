@@ -51,7 +51,8 @@ static void usage(FILE *out)
 	      "  --allow RIGHTS:PATH   single rights, comma-separated: read, readdir,\n"
 	      "                        write, exec, truncate, create, remove, refer,\n"
 	      "                        ioctl (or a group: ro, rx, rw, rwx)\n"
-	      "  --engine=bpf|auto     enforcement engine (default auto: bpf)\n"
+	      "  --engine=ENGINE       bpf, landlock or auto (default: bpf if set up,\n"
+	      "                        else landlock with a warning)\n"
 	      "  --debug               print libbpf and verifier messages\n"
 	      "  --help, --version     print this help or the version\n"
 	      "\n"
@@ -94,8 +95,11 @@ static int parse_engine(const char *arg, enum corral_engine *engine)
 		*engine = CORRAL_ENGINE_AUTO;
 	else if (!strcmp(arg, "bpf"))
 		*engine = CORRAL_ENGINE_BPF;
+	else if (!strcmp(arg, "landlock"))
+		*engine = CORRAL_ENGINE_LANDLOCK;
 	else {
-		warn_msg("--engine=%s: unknown engine (use bpf or auto)", arg);
+		warn_msg("--engine=%s: unknown engine (use bpf, landlock or "
+			 "auto)", arg);
 		return -EINVAL;
 	}
 	return 0;

@@ -19,6 +19,7 @@ enum corral_command {
 enum corral_engine {
 	CORRAL_ENGINE_AUTO,
 	CORRAL_ENGINE_BPF,
+	CORRAL_ENGINE_LANDLOCK,
 };
 
 struct corral_opts {

@@ -2,11 +2,13 @@
 /*
  * launch.c - the privileged flow of `corral [rules] -- CMD`, top to bottom:
  *
- *   1. capabilities: effective none, permitted CAP_BPF only (privs.c)
+ *   1. choose the engine; for bpf, capabilities become: effective none,
+ *      permitted CAP_BPF only (privs.c)
  *   2. open every rule path O_PATH, as the user, before any privilege
- *   3. raise CAP_BPF; open the pinned maps; create our own domain
- *   4. register each rule from its fd; enter the domain
- *   5. drop every capability for good, NO_NEW_PRIVS, read back
+ *   3. bpf: raise CAP_BPF; open the pinned maps; create our own domain;
+ *      register each rule from its fd; enter the domain
+ *   4. drop every capability for good, NO_NEW_PRIVS, read back
+ *   5. landlock: build the ruleset from the same fds and restrict self
  *   6. exec the command: no corral process stays behind
  */
 #include "config.h"
@@ -16,19 +18,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine_bpf.h"
+#include "engine_landlock.h"
 #include "privs.h"
 #include "util.h"
-
-struct opened_rule {
-	int fd;
-	uint32_t access;
-	const char *path;
-};
 
 /*
  * Opens @rule's path as the user; a rule on a file keeps file rights.
@@ -60,17 +58,51 @@ static bool open_rule(const struct policy_rule *rule, struct opened_rule *out)
 	return true;
 }
 
-static void check_engine_ready(void)
+/*
+ * Is the bpf engine usable by this process?  Returns 1, or 0 with the
+ * reason in @why.  On 1, capabilities are already reduced to CAP_BPF.
+ */
+static int bpf_engine_usable(char *why, size_t size)
 {
-	char why[256];
+	if (!bpf_lsm_active(why, size))
+		return 0;
+	if (privs_init_launcher() < 0) {
+		snprintf(why, size, "%s", privs_missing_reason());
+		return 0;
+	}
+	if (!bpf_engine_pinned()) {
+		snprintf(why, size, "corral's BPF programs are not set up "
+			 "(hint: run 'corral setup' as root, or enable "
+			 "corral-setup.service)");
+		return 0;
+	}
+	return 1;
+}
 
-	if (!bpf_lsm_active(why, sizeof(why)))
-		die("%s", why);
-	if (privs_init_launcher() < 0)
-		exit(CORRAL_EXIT_FAILURE);
-	if (!bpf_engine_pinned())
-		die("corral's BPF programs are not set up; hint: run 'corral "
-		    "setup' as root (or enable corral-setup.service)");
+/*
+ * --engine=auto: bpf when usable, else Landlock with exactly one line
+ * saying why and what Landlock cannot enforce.  --engine=bpf never falls
+ * back.
+ */
+static enum corral_engine choose_engine(enum corral_engine wanted)
+{
+	char why[320], limits[320];
+	int abi;
+
+	if (wanted == CORRAL_ENGINE_LANDLOCK)
+		return wanted;
+	if (bpf_engine_usable(why, sizeof(why)))
+		return CORRAL_ENGINE_BPF;
+	if (wanted == CORRAL_ENGINE_BPF)
+		die("--engine=bpf: %s", why);
+	abi = landlock_abi();
+	if (!abi)
+		die("no engine available: %s; and Landlock is not enabled "
+		    "either (see corral-setup(8))", why);
+	warn_msg("using Landlock ABI %d, not bpf: %s; Landlock cannot "
+		 "enforce %s", abi, why,
+		 landlock_limits(abi, limits, sizeof(limits)));
+	return CORRAL_ENGINE_LANDLOCK;
 }
 
 static void apply_bpf(const struct opened_rule *rules, size_t n)
@@ -111,14 +143,21 @@ void launch(const struct corral_opts *opts)
 {
 	const struct policy *policy = &opts->policy;
 	struct opened_rule *rules;
+	enum corral_engine engine = choose_engine(opts->engine);
 	size_t n = 0;
 
-	check_engine_ready();
 	rules = xcalloc(policy->n_rules, sizeof(*rules));
 	for (size_t i = 0; i < policy->n_rules; i++)
 		n += open_rule(&policy->rules[i], &rules[n]);
-	apply_bpf(rules, n);
-	privs_drop_all();
+	if (engine == CORRAL_ENGINE_BPF) {
+		apply_bpf(rules, n);
+		privs_drop_all();
+	} else {
+		privs_drop_all();
+		if (engine_landlock_apply(rules, n) < 0)
+			die("could not set up the Landlock sandbox; the command "
+			    "was not run");
+	}
 	for (size_t i = 0; i < n; i++)
 		close(rules[i].fd);
 	free(rules);

@@ -28,6 +28,13 @@ struct policy_rule {
 	bool optional;     /* "-" prefix: skipped if the path does not exist */
 };
 
+/* A rule whose path the launcher opened O_PATH, ready for an engine. */
+struct opened_rule {
+	int fd;
+	uint32_t access;   /* file rights only if fd is not a directory */
+	const char *path;
+};
+
 struct policy {
 	struct policy_rule *rules;
 	size_t n_rules;

@@ -28,6 +28,13 @@ static void cap_set_proc_or_die(cap_t caps, const char *what)
 		die_errno("%s", what);
 }
 
+const char *privs_missing_reason(void)
+{
+	return "CAP_BPF is not permitted to this process (hint: run as "
+	       "root, or install corral with 'setcap cap_bpf+p'; make "
+	       "install does it)";
+}
+
 int privs_init_launcher(void)
 {
 	const cap_value_t bpf = CAP_BPF;
@@ -37,12 +44,8 @@ int privs_init_launcher(void)
 	if (cap_get_flag(caps, CAP_BPF, CAP_PERMITTED, &permitted) < 0)
 		die_errno("reading CAP_BPF from this process's capabilities");
 	cap_free(caps);
-	if (permitted != CAP_SET) {
-		warn_msg("CAP_BPF is not permitted to this process; hint: run "
-			 "as root, or install corral with 'setcap cap_bpf+p' "
-			 "(make install does it)");
+	if (permitted != CAP_SET)
 		return -EPERM;
-	}
 	caps = cap_init();
 	if (!caps)
 		die_errno("allocating a capability set");

@@ -9,11 +9,12 @@
 #define CORRAL_PRIVS_H
 
 /*
- * First step of a launch: effective set emptied, permitted reduced to
- * CAP_BPF.  Returns 0, or -EPERM (with a message and a hint) when
- * CAP_BPF is not permitted at all.
+ * First step of a bpf launch: effective set emptied, permitted reduced to
+ * CAP_BPF.  Returns 0, or -EPERM when CAP_BPF is not permitted at all
+ * (privs_missing_reason() says so in words, with a hint).
  */
 int privs_init_launcher(void);
+const char *privs_missing_reason(void);
 /* Makes CAP_BPF effective; dies if it cannot. */
 void privs_raise_bpf(void);
 /*

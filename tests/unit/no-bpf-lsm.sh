@@ -7,7 +7,7 @@ if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
 	skip_all "the bpf LSM is active here; this test needs a kernel without it"
 fi
 
-for args in setup status teardown "--rx /usr -- true"; do
+for args in setup status teardown "--engine=bpf --rx /usr -- true"; do
 	# shellcheck disable=SC2086
 	out=$("$CORRAL" $args 2>&1)
 	rc=$?
@@ -19,4 +19,25 @@ for args in setup status teardown "--rx /usr -- true"; do
 			"exit $rc, $lines lines:" "$out"
 	fi
 done
+
+# --engine=auto falls back to Landlock with exactly one warning line, and
+# the sandbox holds: /etc/shadow is outside --rx /usr.
+if [ "$("$CORRAL_HELPERS/ll-exec" --abi 2>/dev/null || echo 0)" -gt 0 ]; then
+	err=$("$CORRAL" --rx /usr -- cat /etc/shadow 2>&1 >/dev/null)
+	rc=$?
+	warnings=$(printf '%s\n' "$err" | grep -c '^corral: using Landlock ABI')
+	denied=$(printf '%s\n' "$err" | grep -c 'shadow: Permission denied')
+	if [ "$rc" = 1 ] && [ "$warnings" = 1 ] && [ "$denied" = 1 ]; then
+		ok "auto falls back to Landlock: one warning, /etc/shadow denied"
+	else
+		not_ok "auto falls back to Landlock: one warning, /etc/shadow denied" \
+			"exit $rc:" "$err"
+	fi
+	out=$("$CORRAL" --engine=landlock --rx /usr --ro /etc/hostname -- \
+		cat /etc/hostname 2>&1)
+	is "$?:$out" "0:$(cat /etc/hostname)" \
+		"--engine=landlock allows what the rules allow, without a warning"
+else
+	skip "Landlock fallback" "Landlock is not enabled on this kernel"
+fi
 done_testing

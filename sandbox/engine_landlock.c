@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * engine_landlock.c - corral's policy through kernel Landlock.
+ *
+ * Every right the running ABI knows is handled (denied unless a rule
+ * grants it); rights of newer ABIs are simply not enforced, and the
+ * fallback warning says which.  ABI 6 also scopes signals and abstract
+ * unix sockets to the sandbox, as the bpf engine does.
+ */
+#include "config.h"
+
+#include "engine_landlock.h"
+
+#include <errno.h>
+#include <linux/landlock.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "corral_abi.h"
+#include "util.h"
+
+/* Newer than Debian 12's UAPI header. */
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#define CORRAL_LL_SCOPE_ABSTRACT_UNIX (1ULL << 0)
+#define CORRAL_LL_SCOPE_SIGNAL        (1ULL << 1)
+
+/* struct landlock_ruleset_attr as of ABI 6; its size tells the ABI. */
+struct ruleset_attr {
+	__u64 handled_access_fs;
+	__u64 handled_access_net;
+	__u64 scoped;
+};
+
+#define LL_MAKE (LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
+		 LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | \
+		 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | \
+		 LANDLOCK_ACCESS_FS_MAKE_SYM)
+
+static const struct {
+	uint32_t corral;
+	__u64 landlock;
+	int abi;              /* first ABI with the right */
+	const char *name;
+} right_map[] = {
+	{ CORRAL_ACCESS_READ, LANDLOCK_ACCESS_FS_READ_FILE, 1, "read" },
+	{ CORRAL_ACCESS_READDIR, LANDLOCK_ACCESS_FS_READ_DIR, 1, "readdir" },
+	{ CORRAL_ACCESS_WRITE, LANDLOCK_ACCESS_FS_WRITE_FILE, 1, "write" },
+	{ CORRAL_ACCESS_EXEC, LANDLOCK_ACCESS_FS_EXECUTE, 1, "exec" },
+	{ CORRAL_ACCESS_CREATE, LL_MAKE, 1, "create" },
+	{ CORRAL_ACCESS_REMOVE, LANDLOCK_ACCESS_FS_REMOVE_DIR |
+				LANDLOCK_ACCESS_FS_REMOVE_FILE, 1, "remove" },
+	{ CORRAL_ACCESS_REFER, LANDLOCK_ACCESS_FS_REFER, 2, "refer" },
+	{ CORRAL_ACCESS_TRUNCATE, LANDLOCK_ACCESS_FS_TRUNCATE, 3, "truncate" },
+	{ CORRAL_ACCESS_IOCTL, LANDLOCK_ACCESS_FS_IOCTL_DEV, 5, "ioctl" },
+};
+
+#define N_RIGHTS (sizeof(right_map) / sizeof(right_map[0]))
+
+int landlock_abi(void)
+{
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			   LANDLOCK_CREATE_RULESET_VERSION);
+
+	return abi < 0 ? 0 : (int)abi;
+}
+
+static __u64 to_landlock(uint32_t access, int abi)
+{
+	__u64 ll = 0;
+
+	for (size_t i = 0; i < N_RIGHTS; i++)
+		if ((access & right_map[i].corral) && abi >= right_map[i].abi)
+			ll |= right_map[i].landlock;
+	return ll;
+}
+
+const char *landlock_limits(int abi, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_RIGHTS && used < size; i++)
+		if (abi < right_map[i].abi)
+			used += (size_t)snprintf(buf + used, size - used,
+						 "the %s right, ",
+						 right_map[i].name);
+	if (abi < 6 && used < size)
+		used += (size_t)snprintf(buf + used, size - used,
+					 "signal and abstract-socket scoping, ");
+	if (used < size)
+		snprintf(buf + used, size - used, "named unix socket connects, "
+			 "memfd exec and bpf() denial");
+	return buf;
+}
+
+static size_t attr_size(int abi)
+{
+	if (abi >= 6)
+		return sizeof(struct ruleset_attr);
+	if (abi >= 4)
+		return offsetof(struct ruleset_attr, scoped);
+	return offsetof(struct ruleset_attr, handled_access_net);
+}
+
+static int add_rule(int ruleset, const struct opened_rule *rule, int abi)
+{
+	struct landlock_path_beneath_attr beneath = {
+		.allowed_access = to_landlock(rule->access, abi),
+		.parent_fd = rule->fd,
+	};
+
+	if (!beneath.allowed_access)
+		return 0;       /* nothing this ABI can grant */
+	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+		    &beneath, 0) < 0)
+		return error_errno(errno, "%s: adding its Landlock rule",
+				   rule->path);
+	return 0;
+}
+
+int engine_landlock_apply(const struct opened_rule *rules, size_t n)
+{
+	int abi = landlock_abi();
+	struct ruleset_attr attr = {
+		.handled_access_fs = to_landlock(CORRAL_ACCESS_ALL, abi),
+		.scoped = abi >= 6 ? CORRAL_LL_SCOPE_ABSTRACT_UNIX |
+				     CORRAL_LL_SCOPE_SIGNAL : 0,
+	};
+	_cleanup_close_ int ruleset = -1;
+
+	if (!abi) {
+		warn_msg("Landlock is not available in this kernel (hint: boot "
+			 "with lsm=...,landlock, see corral-setup(8))");
+		return -EOPNOTSUPP;
+	}
+	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr,
+			       attr_size(abi), 0);
+	if (ruleset < 0)
+		return error_errno(errno, "creating a Landlock ruleset (ABI %d)",
+				   abi);
+	for (size_t i = 0; i < n; i++) {
+		int r = add_rule(ruleset, &rules[i], abi);
+
+		if (r < 0)
+			return r;
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_errno(errno, "setting NO_NEW_PRIVS");
+	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+		return error_errno(errno, "entering the Landlock ruleset");
+	return 0;
+}
