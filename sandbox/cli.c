@@ -3,14 +3,18 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "util.h"
 
 enum {
 	OPT_RO = 0x100, OPT_RX, OPT_RW, OPT_RWX, OPT_ALLOW, OPT_ENGINE,
-	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION,
+	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
+	OPT_PRINT_PROFILE,
 };
 
 static const struct option long_options[] = {
@@ -24,6 +28,8 @@ static const struct option long_options[] = {
 	{ "debug",   no_argument,       NULL, OPT_DEBUG },
 	{ "help",    no_argument,       NULL, OPT_HELP },
 	{ "version", no_argument,       NULL, OPT_VERSION },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "print-profile", optional_argument, NULL, OPT_PRINT_PROFILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -34,34 +40,42 @@ static const struct {
 	{ "setup",    CORRAL_CMD_SETUP },
 	{ "status",   CORRAL_CMD_STATUS },
 	{ "teardown", CORRAL_CMD_TEARDOWN },
+	{ "profiles", CORRAL_CMD_PROFILES },
+	{ "check",    CORRAL_CMD_CHECK },
 };
 
+/* One 24-line screen at most (a test checks). */
 static void usage(FILE *out)
 {
 	fputs("Usage: corral [OPTION]... [--] COMMAND [ARG]...\n"
-	      "       corral setup | status | teardown [--force]\n"
-	      "Run COMMAND, and every process it starts, confined to the\n"
-	      "directory trees allowed below (nothing else is reachable).\n"
-	      "\n"
-	      "  --ro PATH             read files and list directories under PATH\n"
-	      "  --rx PATH             as --ro, and execute\n"
-	      "  --rw PATH             as --ro, and write, truncate, create, remove,\n"
-	      "                        rename/link into (refer), device ioctl\n"
-	      "  --rwx PATH            as --rw, and execute\n"
-	      "  --allow RIGHTS:PATH   single rights, comma-separated: read, readdir,\n"
-	      "                        write, exec, truncate, create, remove, refer,\n"
-	      "                        ioctl (or a group: ro, rx, rw, rwx)\n"
-	      "  --engine=ENGINE       bpf, landlock or auto (default: bpf if set up,\n"
-	      "                        else landlock with a warning)\n"
-	      "  --debug               print libbpf and verifier messages\n"
-	      "  --help, --version     print this help or the version\n"
-	      "\n"
-	      "  setup                 load and pin the BPF-LSM programs (root)\n"
-	      "  status                show the bpf LSM, programs and live domains\n"
-	      "  teardown [--force]    unpin the programs (--force: even in use)\n"
-	      "\n"
-	      "Exit status: COMMAND's own; 125 corral failed; 126 COMMAND not\n"
-	      "executable; 127 COMMAND not found.  See corral(1).\n", out);
+	      "       corral setup | status | teardown [--force] | profiles | "
+	      "check FILE...\n"
+	      "Run COMMAND and all it starts confined to the trees allowed.\n"
+	      "  --profile NAME|FILE  add a profile's rules (repeatable)\n"
+	      "  --print-profile[=NAME]  print the merged rules as INI, exit\n"
+	      "  --ro PATH            read files and list directories\n"
+	      "  --rx PATH            as --ro, and execute\n"
+	      "  --rw PATH            as --ro, and write, truncate, create,\n"
+	      "                       remove, refer (rename/link into), ioctl\n"
+	      "  --rwx PATH           as --rw, and execute\n"
+	      "  --allow RIGHTS:PATH  rights, comma-separated: read, readdir, "
+	      "write, exec,\n"
+	      "                       truncate, create, remove, refer, ioctl "
+	      "(or ro,rx,rw,rwx)\n"
+	      "  --engine=ENGINE      bpf, landlock or auto (default: bpf if "
+	      "set up,\n"
+	      "                       else landlock with a warning)\n"
+	      "  --debug              print libbpf and verifier messages\n"
+	      "  --help, --version    print this help or the version\n"
+	      "  setup, status, teardown  load, show, unpin the BPF programs "
+	      "(root)\n"
+	      "  profiles, check FILE...  list profiles; validate profile "
+	      "files\n"
+	      "Run as NAME (a symlink NAME -> corral), corral runs the NAME in "
+	      "PATH\n"
+	      "under profile NAME.  Exit status: COMMAND's own; 125 corral "
+	      "failed;\n"
+	      "126 not executable; 127 not found.  See corral(1).\n", out);
 }
 
 static int add_allow(struct policy *policy, const char *arg)
@@ -105,6 +119,31 @@ static int parse_engine(const char *arg, enum corral_engine *engine)
 	return 0;
 }
 
+static void add_profile(struct corral_opts *opts, const char *spec)
+{
+	opts->profiles = xrealloc(opts->profiles, opts->n_profiles + 1,
+				  sizeof(*opts->profiles));
+	opts->profiles[opts->n_profiles++] = spec;
+}
+
+static int set_print_profile(struct corral_opts *opts, const char *name)
+{
+	if (opts->command != CORRAL_CMD_RUN &&
+	    opts->command != CORRAL_CMD_PRINT_PROFILE) {
+		warn_msg("--print-profile is not an option of a subcommand "
+			 "(try 'corral --print-profile=NAME')");
+		return -EINVAL;
+	}
+	opts->command = CORRAL_CMD_PRINT_PROFILE;
+	if (name && !name[0]) {
+		warn_msg("--print-profile=: empty profile name");
+		return -EINVAL;
+	}
+	if (name)
+		add_profile(opts, name);
+	return 0;
+}
+
 static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 {
 	static const char *const groups[] = { "ro", "rx", "rw", "rwx" };
@@ -136,6 +175,11 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 	case OPT_DEBUG:
 		opts->debug = true;
 		return 0;
+	case OPT_PROFILE:
+		add_profile(opts, optarg);
+		return 0;
+	case OPT_PRINT_PROFILE:
+		return set_print_profile(opts, optarg);
 	case OPT_HELP:
 		usage(out);
 		opts->command = CORRAL_CMD_HELP;
@@ -150,25 +194,46 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 	}
 }
 
+static int finish_subcommand(int argc, char **argv, struct corral_opts *opts)
+{
+	if (opts->command == CORRAL_CMD_CHECK) {
+		if (optind >= argc) {
+			warn_msg("check: no FILE given (corral check "
+				 "FILE...)");
+			return -EINVAL;
+		}
+		opts->argv = argv + optind;
+	} else if (optind < argc) {
+		warn_msg("%s: unexpected argument '%s'", argv[1],
+			 argv[optind]);
+		return -EINVAL;
+	}
+	if (opts->policy.n_rules || opts->n_profiles) {
+		warn_msg("%s takes no rules or profiles", argv[1]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int finish(int argc, char **argv, struct corral_opts *opts)
 {
 	if (opts->command == CORRAL_CMD_HELP)
 		return 0;
-	if (opts->command != CORRAL_CMD_RUN) {
-		if (optind < argc) {
-			warn_msg("%s: unexpected argument '%s'",
-				 argv[1], argv[optind]);
-			return -EINVAL;
-		}
-		if (opts->policy.n_rules) {
-			warn_msg("%s takes no rules", argv[1]);
-			return -EINVAL;
-		}
-		return 0;
-	}
+	if (opts->command != CORRAL_CMD_RUN &&
+	    opts->command != CORRAL_CMD_PRINT_PROFILE)
+		return finish_subcommand(argc, argv, opts);
 	if (opts->force) {
 		warn_msg("--force only applies to 'corral teardown'");
 		return -EINVAL;
+	}
+	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
+		if (optind < argc) {
+			warn_msg("--print-profile: unexpected argument '%s' "
+				 "(it prints the rules and runs nothing)",
+				 argv[optind]);
+			return -EINVAL;
+		}
+		return 0;
 	}
 	if (optind >= argc) {
 		warn_msg("no command given (try 'corral --help')");
@@ -178,11 +243,29 @@ static int finish(int argc, char **argv, struct corral_opts *opts)
 	return 0;
 }
 
+/* argv[0] mode: a symlink "npm -> corral" runs npm under profile npm. */
+static bool invoked_as_other(int argc, char **argv, struct corral_opts *opts)
+{
+	const char *base;
+
+	if (argc < 1 || !argv[0])
+		return false;
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (!base[0] || !strcmp(base, "corral"))
+		return false;
+	opts->invoked_as = base;
+	opts->argv = argv;
+	return true;
+}
+
 int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 {
 	int opt;
 
 	memset(opts, 0, sizeof(*opts));
+	if (invoked_as_other(argc, argv, opts))
+		return 0;
 	optind = 1;
 	opterr = 1;
 	if (argc > 1) {
@@ -205,7 +288,95 @@ int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 	return finish(argc, argv, opts);
 }
 
+static int load_invoked_as(const char *name, const struct profile_env *env,
+			   struct policy *policy,
+			   struct profile_result *result)
+{
+	_cleanup_free_ char *path = profile_find(env, name);
+	_cleanup_free_ char *where = NULL;
+
+	if (!path) {
+		where = profile_search_text(env);
+		warn_msg("run as '%s', but there is no profile %s.profile in "
+			 "%s (add one, or run the program itself instead of "
+			 "the symlink to corral)", name, name, where);
+		return -ENOENT;
+	}
+	return profile_load(env, name, policy, result);
+}
+
+int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
+		      struct profile_result *result)
+{
+	struct policy merged = { 0 };
+	const struct policy *flags = &opts->policy;
+	int r = 0;
+
+	if (opts->invoked_as)
+		r = load_invoked_as(opts->invoked_as, env, &merged, result);
+	for (size_t i = 0; i < opts->n_profiles; i++)
+		if (profile_load(env, opts->profiles[i], &merged, result) < 0)
+			r = -EINVAL;
+	if (r < 0) {
+		policy_free(&merged);
+		return r;
+	}
+	for (size_t i = 0; i < flags->n_rules; i++)
+		(flags->rules[i].optional ? policy_add_optional : policy_add)(
+			&merged, flags->rules[i].path, flags->rules[i].access,
+			flags->rules[i].origin);
+	for (int i = 0; i < POLICY_N_SETTINGS; i++)
+		if (flags->sandbox.value[i] != POLICY_UNSET)
+			policy_set(&merged, i, flags->sandbox.value[i],
+				   flags->sandbox.origin[i]);
+	policy_free(&opts->policy);
+	opts->policy = merged;
+	return 0;
+}
+
+/* Whether @file is an executable regular file other than corral. */
+static bool is_other_program(const char *file, const struct stat *self)
+{
+	struct stat st;
+
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	if (st.st_dev == self->st_dev && st.st_ino == self->st_ino)
+		return false;
+	return access(file, X_OK) == 0;
+}
+
+int cli_find_program(const char *name, const char *path, char **found)
+{
+	struct stat self;
+
+	*found = NULL;
+	if (stat("/proc/self/exe", &self) < 0)
+		return error_errno(-errno, "/proc/self/exe: cannot tell which "
+				   "file corral is (is /proc mounted?)");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		size_t len = strcspn(p, ":");
+		char file[PATH_MAX];
+
+		/* relative entries (and "", meaning ".") are skipped */
+		if (p[0] == '/' &&
+		    snprintf(file, sizeof(file), "%.*s/%s", (int)len, p,
+			     name) < (int)sizeof(file) &&
+		    is_other_program(file, &self)) {
+			*found = xstrdup(file);
+			return 0;
+		}
+		p += len + (p[len] == ':');
+	}
+	return -ENOENT;
+}
+
 void cli_free(struct corral_opts *opts)
 {
 	policy_free(&opts->policy);
+	free(opts->profiles);
+	opts->profiles = NULL;
+	opts->n_profiles = 0;
 }

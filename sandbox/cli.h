@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "policy.h"
+#include "profile.h"
 
 enum corral_command {
 	CORRAL_CMD_RUN,      /* corral [OPTIONS] [--] CMD [ARGS] */
@@ -14,6 +15,9 @@ enum corral_command {
 	CORRAL_CMD_STATUS,   /* corral status */
 	CORRAL_CMD_TEARDOWN, /* corral teardown [--force] */
 	CORRAL_CMD_HELP,     /* --help or --version was printed */
+	CORRAL_CMD_PROFILES, /* corral profiles */
+	CORRAL_CMD_CHECK,    /* corral check FILE... */
+	CORRAL_CMD_PRINT_PROFILE, /* corral --print-profile[=NAME] */
 };
 
 enum corral_engine {
@@ -25,8 +29,11 @@ enum corral_engine {
 struct corral_opts {
 	enum corral_command command;
 	enum corral_engine engine;
-	struct policy policy;
-	char **argv;         /* the command to run, NULL-terminated */
+	struct policy policy; /* flags; cli_load_profiles puts profiles first */
+	char **argv;         /* the command to run (check: the files) */
+	const char **profiles; /* --profile NAME|FILE, in order (in argv) */
+	size_t n_profiles;
+	const char *invoked_as; /* argv[0] mode: the name we were run as */
 	bool force;
 	bool debug;
 };
@@ -34,9 +41,28 @@ struct corral_opts {
 /*
  * Parses argv into @opts.  Returns 0, or -EINVAL after printing one
  * message naming the bad argument.  --help and --version print to @out
- * and set command to CORRAL_CMD_HELP.
+ * and set command to CORRAL_CMD_HELP.  Run under another name than
+ * "corral" (a symlink npm -> corral), every argument is the command's:
+ * invoked_as is set and argv is the whole argv.
  */
 int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out);
+
+/*
+ * Reads the profiles named in @opts (and in argv[0] mode the one named
+ * after the command) into opts->policy, ahead of the command line's own
+ * rules, which add to them.  Returns 0, or -EINVAL with the problems in
+ * @result->errors (or printed, when argv[0] names no profile).
+ */
+int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
+		      struct profile_result *result);
+
+/*
+ * argv[0] mode: the program called @name in @path (colon-separated; NULL
+ * for the default), skipping every entry that is corral itself (same
+ * device and inode as /proc/self/exe) and relative entries.  Returns 0
+ * and a malloc'd path in *@found, or -ENOENT.
+ */
+int cli_find_program(const char *name, const char *path, char **found);
 void cli_free(struct corral_opts *opts);
 
 #endif /* CORRAL_CLI_H */

@@ -128,8 +128,21 @@ void policy_add_optional(struct policy *policy, const char *path,
 	policy_append(policy, path, access, origin)->optional = true;
 }
 
+void policy_set(struct policy *policy, enum policy_setting which,
+		enum policy_value value, const char *origin)
+{
+	free(policy->sandbox.origin[which]);
+	policy->sandbox.value[which] = value;
+	policy->sandbox.origin[which] = xstrdup(origin);
+}
+
 void policy_free(struct policy *policy)
 {
+	for (int i = 0; i < POLICY_N_SETTINGS; i++) {
+		free(policy->sandbox.origin[i]);
+		policy->sandbox.origin[i] = NULL;
+		policy->sandbox.value[i] = POLICY_UNSET;
+	}
 	for (size_t i = 0; i < policy->n_rules; i++) {
 		free(policy->rules[i].path);
 		free(policy->rules[i].origin);

@@ -35,10 +35,46 @@ struct opened_rule {
 	const char *path;
 };
 
+/*
+ * [sandbox] settings of a profile (DESIGN.md sections 2 and 5):
+ *
+ *   exec-anonymous = yes|no       exec of memfd and other anonymous files
+ *   unix-connect   = scoped|allow abstract unix sockets scoped like
+ *                                 Landlock ABI 6, or not
+ *   require        = bpf|any      refuse to run without the BPF engine
+ *
+ * They are parsed, merged (a later setting replaces an earlier one) and
+ * printed now, and carried here for the engines; enforcing them is later
+ * work.  POLICY_UNSET means no profile said anything: the default applies
+ * (exec-anonymous no, unix-connect scoped, require any).
+ */
+enum policy_setting {
+	POLICY_EXEC_ANONYMOUS,
+	POLICY_UNIX_CONNECT,
+	POLICY_REQUIRE,
+	POLICY_N_SETTINGS,
+};
+
+enum policy_value {
+	POLICY_UNSET = 0,
+	POLICY_NO,       /* exec-anonymous */
+	POLICY_YES,
+	POLICY_SCOPED,   /* unix-connect */
+	POLICY_ALLOW,
+	POLICY_ANY,      /* require */
+	POLICY_BPF,
+};
+
+struct policy_sandbox {
+	enum policy_value value[POLICY_N_SETTINGS];
+	char *origin[POLICY_N_SETTINGS];   /* where each was set, or NULL */
+};
+
 struct policy {
 	struct policy_rule *rules;
 	size_t n_rules;
 	size_t cap_rules;
+	struct policy_sandbox sandbox;
 };
 
 /*
@@ -55,6 +91,9 @@ void policy_add(struct policy *policy, const char *path, uint32_t access,
 		const char *origin);
 void policy_add_optional(struct policy *policy, const char *path,
 			 uint32_t access, const char *origin);
+/* Sets a [sandbox] setting, replacing any earlier value and origin. */
+void policy_set(struct policy *policy, enum policy_setting which,
+		enum policy_value value, const char *origin);
 void policy_free(struct policy *policy);
 
 #endif /* CORRAL_POLICY_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * expand.h - ${VAR} in profile paths, from a fixed list of variables.
+ *
+ * The values live in a struct vars that the caller builds once (main.c
+ * reads the environment and the password database); the expander and the
+ * profile parser never call getenv, so parsing can later move into an
+ * unprivileged child with a sanitised environment.
+ */
+#ifndef CORRAL_EXPAND_H
+#define CORRAL_EXPAND_H
+
+#include <stddef.h>
+
+enum var_id {
+	VAR_HOME,
+	VAR_CWD,
+	VAR_USER,
+	VAR_UID,
+	VAR_TMPDIR,           /* default /tmp */
+	VAR_XDG_RUNTIME_DIR,  /* no default: unset means unset */
+	VAR_XDG_CONFIG_HOME,  /* default ${HOME}/.config */
+	VAR_XDG_CACHE_HOME,   /* default ${HOME}/.cache */
+	VAR_XDG_DATA_HOME,    /* default ${HOME}/.local/share */
+	VAR_COUNT,
+};
+
+/* Owned copies; NULL means unset. */
+struct vars {
+	char *value[VAR_COUNT];
+};
+
+/* "HOME", "XDG_CACHE_HOME", ...; NULL past the end. */
+const char *var_name(enum var_id id);
+/* "HOME, CWD, USER, ..." for hints. */
+const char *var_list(void);
+/* Sets @id to a copy of @value; NULL or "" unsets it. */
+void vars_set(struct vars *vars, enum var_id id, const char *value);
+/* Fills TMPDIR and the XDG_*_HOME defaults where they are unset. */
+void vars_fill_defaults(struct vars *vars);
+void vars_free(struct vars *vars);
+
+enum expand_status {
+	EXPAND_OK,
+	EXPAND_UNKNOWN,   /* ${NAME} not in the list */
+	EXPAND_UNSET,     /* ${NAME} known, but has no value */
+	EXPAND_SYNTAX,    /* '$' not starting ${NAME} or $$, or no '}' */
+	EXPAND_TOO_LONG,  /* the result would exceed PATH_MAX */
+};
+
+struct expand_error {
+	enum expand_status status;
+	char name[48];    /* the variable (possibly cut short), or "" */
+};
+
+/*
+ * Expands ${NAME} and $$ (a literal '$') in @in.  Returns EXPAND_OK and a
+ * malloc'd string in *@out, or another status with *@out NULL and @err
+ * filled.
+ */
+enum expand_status expand(const char *in, const struct vars *vars,
+			  char **out, struct expand_error *err);
+
+#endif /* CORRAL_EXPAND_H */

@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * profile.c - reading INI profiles into a struct policy (see profile.h).
+ *
+ * inih does the INI syntax; this file adds what Debian's libinih 55 lacks
+ * or gets wrong for us: our own line reader counts lines (the distro build
+ * passes no line number) and refuses lines inih would split silently or
+ * cut at a NUL; every key is declared once in keys[]; the handler returns
+ * 0 for anything it does not know, and any failure is fatal.
+ */
+#include "config.h"
+
+#include "profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define MAX_FILE_SIZE (256 * 1024)
+#define MAX_ERRORS 20
+/* inih 55 keeps section and key names in 50-byte buffers, cutting longer
+ * ones silently; a name that fills one was cut. */
+#define INIH_NAME_MAX 49
+
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- the keys ------------------------------------------------------- */
+
+enum key_kind {
+	KEY_DESCRIPTION,   /* free text, continuation lines joined */
+	KEY_INCLUDE,       /* another profile, read at this line */
+	KEY_RIGHTS,        /* [filesystem]: the key is a rights list */
+	KEY_SETTING,       /* [sandbox]: one word from key->words */
+};
+
+struct word {
+	const char *word;
+	enum policy_value value;
+};
+
+static const struct word yes_no[] = {
+	{ "no", POLICY_NO }, { "yes", POLICY_YES }, { NULL, POLICY_UNSET },
+};
+static const struct word scoped_allow[] = {
+	{ "scoped", POLICY_SCOPED }, { "allow", POLICY_ALLOW },
+	{ NULL, POLICY_UNSET },
+};
+static const struct word any_bpf[] = {
+	{ "any", POLICY_ANY }, { "bpf", POLICY_BPF }, { NULL, POLICY_UNSET },
+};
+
+struct key {
+	const char *section;
+	const char *name;            /* NULL: any rights list */
+	enum key_kind kind;
+	enum policy_setting setting; /* KEY_SETTING only */
+	const struct word *words;    /* KEY_SETTING only */
+};
+
+#define KEY(section, name, kind) { section, name, kind, 0, NULL }
+#define SETTING(name, setting, words) \
+	{ "sandbox", name, KEY_SETTING, setting, words }
+
+static const struct key keys[] = {
+	KEY("profile", "description", KEY_DESCRIPTION),
+	KEY("profile", "include", KEY_INCLUDE),
+	KEY("filesystem", NULL, KEY_RIGHTS),
+	SETTING("exec-anonymous", POLICY_EXEC_ANONYMOUS, yes_no),
+	SETTING("unix-connect", POLICY_UNIX_CONNECT, scoped_allow),
+	SETTING("require", POLICY_REQUIRE, any_bpf),
+};
+
+static const char rights_hint[] =
+	"rights: read, readdir, write, exec, truncate, create, remove, refer, "
+	"ioctl; groups: ro, rx, rw, rwx";
+
+static bool known_section(const char *section)
+{
+	for (size_t i = 0; i < N_ELEMS(keys); i++)
+		if (!strcmp(keys[i].section, section))
+			return true;
+	return false;
+}
+
+static const struct key *find_key(const char *section, const char *name)
+{
+	for (size_t i = 0; i < N_ELEMS(keys); i++) {
+		if (strcmp(keys[i].section, section))
+			continue;
+		if (!keys[i].name || !strcmp(keys[i].name, name))
+			return &keys[i];
+	}
+	return NULL;
+}
+
+/* "description, include" for the keys of @section. */
+static const char *keys_of(const char *section, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_ELEMS(keys) && used < size; i++)
+		if (!strcmp(keys[i].section, section) && keys[i].name)
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s%s", used ? ", " : "",
+						 keys[i].name);
+	return buf;
+}
+
+static const char *words_of(const struct word *words, char *buf,
+			    size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; words[i].word && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 i ? " or " : "", words[i].word);
+	return buf;
+}
+
+/* ---- loading state ---------------------------------------------------- */
+
+struct loader {
+	const struct profile_env *env;
+	struct policy *policy;
+	struct profile_result *result;
+	bool describe_only;          /* `corral profiles`: description only */
+	struct frame *stack[PROFILE_MAX_DEPTH + 1];
+	size_t depth;
+};
+
+/* One file being read: inih's stream and the state of our reader. */
+struct frame {
+	struct loader *ld;
+	const char *name;            /* in messages and rule origins */
+	const char *path;            /* NULL when parsing a buffer */
+	size_t file;                 /* index in ld->result->files */
+	const char *pos, *end;       /* unread input */
+	int line;                    /* number of the line last read */
+	int handler_error_line;      /* first line the handler refused */
+	bool section_reported;       /* the current [section] was refused */
+};
+
+static void add_error(struct profile_result *result, const char *msg)
+{
+	if (result->n_errors > MAX_ERRORS)
+		return;
+	if (result->n_errors == MAX_ERRORS)
+		msg = "too many errors; stopped listing them";
+	result->errors = xrealloc(result->errors, result->n_errors + 1,
+				  sizeof(*result->errors));
+	result->errors[result->n_errors++] = xstrdup(msg);
+}
+
+/* Records "NAME:LINE: message" (or "NAME: message" when @line is 0). */
+static void PRINTF(4, 5) error_in(struct loader *ld, const char *name,
+				  int line, const char *fmt, ...)
+{
+	char msg[1024];
+	int n;
+	va_list ap;
+
+	n = line ? snprintf(msg, sizeof(msg), "%s:%d: ", name, line)
+		 : snprintf(msg, sizeof(msg), "%s: ", name);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	add_error(ld->result, msg);
+}
+
+#define error_at(f, ...) error_in((f)->ld, (f)->name, (f)->line, __VA_ARGS__)
+
+/* ---- the line reader -------------------------------------------------- */
+
+/* A '[' in column 0 starts a section: check its name here, since inih
+ * calls the handler only for keys (an empty unknown section would pass). */
+static void check_section_line(struct frame *f, const char *line, size_t len)
+{
+	const char *close = memchr(line, ']', len);
+	char name[PROFILE_MAX_LINE + 1];
+
+	if (!close)
+		return;             /* inih reports it as a syntax error */
+	memcpy(name, line + 1, (size_t)(close - line - 1));
+	name[close - line - 1] = '\0';
+	f->section_reported = !known_section(name);
+	if (f->section_reported)
+		error_at(f, "unknown section [%s] (sections: [profile], "
+			 "[filesystem], [sandbox])", name);
+}
+
+/*
+ * inih's ini_reader: copies one line into @str.  Lines longer than
+ * PROFILE_MAX_LINE and lines holding a NUL byte end the parse with an
+ * error; inih would split or cut them without a word.
+ */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct frame *f = stream;
+	const char *nl;
+	size_t len, max = PROFILE_MAX_LINE;
+
+	if (f->pos >= f->end)
+		return NULL;
+	nl = memchr(f->pos, '\n', (size_t)(f->end - f->pos));
+	len = (size_t)((nl ? nl : f->end) - f->pos);
+	f->line++;
+	if (len && f->pos[len - 1] == '\r')
+		len--;
+	if (num < 0 || (size_t)num < max + 2)
+		max = num > 2 ? (size_t)num - 2 : 0;
+	if (len > max) {
+		error_at(f, "line too long (max %zu bytes)", max);
+		return NULL;
+	}
+	if (memchr(f->pos, '\0', len)) {
+		error_at(f, "NUL byte in the line (is this a text file?)");
+		return NULL;
+	}
+	memcpy(str, f->pos, len);
+	str[len] = '\n';
+	str[len + 1] = '\0';
+	f->pos = nl ? nl + 1 : f->end;
+	if (len && str[0] == '[')
+		check_section_line(f, str, len);
+	return str;
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static int load_file(struct loader *ld, struct frame *from, const char *name,
+		     const char *path);
+
+static void add_path(struct frame *f, uint32_t access, const char *value)
+{
+	bool optional = value[0] == '-';
+	const char *raw = value + optional;
+	_cleanup_free_ char *path = NULL;
+	struct expand_error err;
+	char origin[PATH_MAX + 32];
+
+	switch (expand(raw, f->ld->env->vars, &path, &err)) {
+	case EXPAND_OK:
+		break;
+	case EXPAND_UNSET:
+		if (!optional)
+			error_at(f, "${%s} is not set (prefix the path with "
+				 "'-' to skip it when unset)", err.name);
+		return;
+	case EXPAND_UNKNOWN:
+		error_at(f, "unknown variable ${%s} (variables: %s)",
+			 err.name, var_list());
+		return;
+	case EXPAND_SYNTAX:
+		error_at(f, "bad '$' in '%s' (write ${NAME}, or $$ for a "
+			 "literal '$')", raw);
+		return;
+	case EXPAND_TOO_LONG:
+	default:
+		error_at(f, "'%s' is longer than %d bytes once expanded", raw,
+			 PATH_MAX);
+		return;
+	}
+	if (path[0] != '/') {
+		error_at(f, "'%s' is not an absolute path (%s)", path,
+			 path[0] == '~' ? "write ${HOME} instead of ~"
+					: "start it with '/' or a variable such "
+					  "as ${HOME} or ${CWD}");
+		return;
+	}
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	if (optional)
+		policy_add_optional(f->ld->policy, path, access, origin);
+	else
+		policy_add(f->ld->policy, path, access, origin);
+}
+
+static void on_rights(struct frame *f, const char *name, const char *value)
+{
+	char list[INIH_NAME_MAX + 1];
+	const char *bad = NULL;
+	uint32_t access;
+	size_t n = 0;
+
+	/* "read, exec" reads as "read,exec" */
+	for (const char *p = name; *p && n < sizeof(list) - 1; p++)
+		if (*p != ' ' && *p != '\t')
+			list[n++] = *p;
+	list[n] = '\0';
+	if (rights_parse(list, &access, &bad) < 0) {
+		error_at(f, "unknown right '%.*s' in key '%s' (%s)",
+			 (int)strcspn(bad, ","), bad, name, rights_hint);
+		return;
+	}
+	add_path(f, access, value);
+}
+
+static void on_setting(struct frame *f, const struct key *key,
+		       const char *value)
+{
+	char origin[PATH_MAX + 32], words[64];
+
+	for (size_t i = 0; key->words[i].word; i++) {
+		if (strcmp(key->words[i].word, value))
+			continue;
+		snprintf(origin, sizeof(origin), "profile %s:%d", f->name,
+			 f->line);
+		policy_set(f->ld->policy, key->setting, key->words[i].value,
+			   origin);
+		return;
+	}
+	error_at(f, "bad value '%s' for %s (use %s)", value, key->name,
+		 words_of(key->words, words, sizeof(words)));
+}
+
+static void on_description(struct frame *f, const char *value)
+{
+	struct profile_file *pf = &f->ld->result->files[f->file];
+	size_t old = pf->description ? strlen(pf->description) : 0;
+
+	pf->description = xrealloc(pf->description, old + strlen(value) + 2,
+				   1);
+	if (old)
+		pf->description[old++] = ' ';
+	strcpy(pf->description + old, value);
+}
+
+/* The directory part of @path with @rel appended, malloc'd. */
+static char *relative_to(const char *path, const char *rel)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+	char *out = xmalloc(dir + strlen(rel) + 1);
+
+	memcpy(out, path, dir);
+	strcpy(out + dir, rel);
+	return out;
+}
+
+static void on_include(struct frame *f, const char *value)
+{
+	struct loader *ld = f->ld;
+	_cleanup_free_ char *spec = NULL, *path = NULL, *name = NULL;
+	_cleanup_free_ char *where = NULL;
+	struct expand_error err;
+
+	if (ld->env->no_includes) {
+		error_at(f, "include '%s': includes are off here", value);
+		return;
+	}
+	if (expand(value, ld->env->vars, &spec, &err) != EXPAND_OK) {
+		error_at(f, "include '%s': bad or unset variable '%s' "
+			 "(variables: %s)", value, err.name, var_list());
+		return;
+	}
+	if (strchr(spec, '/')) {
+		path = spec[0] == '/' || !f->path ? xstrdup(spec)
+						  : relative_to(f->path, spec);
+		name = xstrdup(path);
+	} else {
+		path = profile_find(ld->env, spec);
+		if (!path) {
+			where = profile_search_text(ld->env);
+			error_at(f, "include '%s': no %s.profile in %s (see "
+				 "'corral profiles')", spec, spec, where);
+			return;
+		}
+		name = xmalloc(strlen(spec) + sizeof(".profile"));
+		sprintf(name, "%s.profile", spec);
+	}
+	load_file(ld, f, name, path);
+}
+
+/*
+ * Copies @value without a trailing " ; comment": inih 55 strips those on
+ * KEY = VALUE lines but passes continuation lines whole.
+ */
+static const char *strip_comment(const char *value, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; value[n] && n < size - 1; n++) {
+		if (value[n] == ';' && n && (value[n - 1] == ' ' ||
+					     value[n - 1] == '\t'))
+			break;
+		buf[n] = value[n];
+	}
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	buf[n] = '\0';
+	return buf;
+}
+
+/* inih's handler: returns 0 for anything unknown (and inih remembers the
+ * line), 1 when the value was taken. */
+static int on_value(void *user, const char *section, const char *name,
+		    const char *raw)
+{
+	struct frame *f = user;
+	const struct key *key;
+	char hint[128], value[PROFILE_MAX_LINE + 1];
+	bool ok = false;
+
+	strip_comment(raw, value, sizeof(value));
+
+	if (f->ld->describe_only) {
+		if (!strcmp(section, "profile") &&
+		    !strcmp(name, "description"))
+			on_description(f, value);
+		return 1;
+	}
+	if (!known_section(section)) {
+		if (!section[0])
+			error_at(f, "'%s' is outside any section (put it under "
+				 "[profile], [filesystem] or [sandbox])", name);
+		else if (!f->section_reported)
+			error_at(f, "unknown section [%s]", section);
+	} else if (strlen(name) >= INIH_NAME_MAX) {
+		error_at(f, "key '%.20s...' is too long", name);
+	} else if (!(key = find_key(section, name))) {
+		error_at(f, "unknown key '%s' in [%s] (keys: %s)", name,
+			 section, keys_of(section, hint, sizeof(hint)));
+	} else if (!value[0]) {
+		error_at(f, "'%s' has no value (write it after the '=')",
+			 name);
+	} else {
+		size_t before = f->ld->result->n_errors;
+
+		switch (key->kind) {
+		case KEY_DESCRIPTION:
+			on_description(f, value);
+			break;
+		case KEY_INCLUDE:
+			on_include(f, value);
+			break;
+		case KEY_RIGHTS:
+			on_rights(f, name, value);
+			break;
+		case KEY_SETTING:
+		default:
+			on_setting(f, key, value);
+			break;
+		}
+		ok = f->ld->result->n_errors == before || key->kind ==
+			KEY_INCLUDE;
+	}
+	if (!ok && !f->handler_error_line)
+		f->handler_error_line = f->line;
+	return ok;
+}
+
+/* ---- files and includes ------------------------------------------------- */
+
+static size_t add_file(struct profile_result *result, const char *name,
+		       const char *path, const struct stat *st)
+{
+	struct profile_file *pf;
+
+	result->files = xrealloc(result->files, result->n_files + 1,
+				 sizeof(*result->files));
+	pf = &result->files[result->n_files];
+	pf->name = xstrdup(name);
+	pf->path = xstrdup(path ? path : name);
+	pf->description = NULL;
+	pf->dev = st ? st->st_dev : 0;
+	pf->ino = st ? st->st_ino : 0;
+	return result->n_files++;
+}
+
+static int parse(struct loader *ld, struct frame *f, const char *buf,
+		 size_t len)
+{
+	size_t before = ld->result->n_errors;
+	int r;
+
+	f->ld = ld;
+	f->pos = buf;
+	f->end = buf + len;
+	ld->stack[ld->depth++] = f;
+	r = ini_parse_stream(read_line, f, on_value, f);
+	ld->depth--;
+	if (r == -2)
+		error_in(ld, f->name, 0, "out of memory");
+	else if (r > 0 && r != f->handler_error_line && !ld->describe_only)
+		error_in(ld, f->name, r, "syntax error (expected [section], "
+			 "KEY = VALUE, an indented continuation line or a "
+			 "comment)");
+	return ld->result->n_errors > before ? -EINVAL : 0;
+}
+
+/* "a.profile -> b.profile -> a.profile" for the cycle through @i. */
+static void report_cycle(struct loader *ld, struct frame *from, size_t i,
+			 const char *name)
+{
+	char chain[1024];
+	size_t used = 0;
+
+	chain[0] = '\0';
+	for (; i < ld->depth && used < sizeof(chain); i++)
+		used += (size_t)snprintf(chain + used, sizeof(chain) - used,
+					 "%s -> ", ld->stack[i]->name);
+	error_at(from, "include cycle: %s%s (remove one of these includes)",
+		 chain, name);
+}
+
+/* Whether @st may be read now: 1 yes, 0 already read (skip), -1 error. */
+static int check_include(struct loader *ld, struct frame *from,
+			 const char *name, const struct stat *st)
+{
+	struct profile_result *res = ld->result;
+
+	for (size_t i = 0; i < ld->depth; i++) {
+		const struct profile_file *pf = &res->files[ld->stack[i]->file];
+
+		if (pf->dev == st->st_dev && pf->ino == st->st_ino) {
+			report_cycle(ld, from, i, name);
+			return -1;
+		}
+	}
+	if (ld->depth > PROFILE_MAX_DEPTH) {
+		error_at(from, "include '%s': includes nest deeper than %d "
+			 "levels (flatten them)", name, PROFILE_MAX_DEPTH);
+		return -1;
+	}
+	/* read once: base included by two profiles adds its rules once */
+	for (size_t i = 0; i < res->n_files; i++)
+		if (res->files[i].dev == st->st_dev &&
+		    res->files[i].ino == st->st_ino)
+			return 0;
+	return 1;
+}
+
+/* Reads @path whole into *@buf; -errno after recording the error. */
+static int slurp(struct loader *ld, struct frame *from, const char *name,
+		 const char *path, struct stat *st, char **buf, size_t *len)
+{
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+	const char *what = "";
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		int err = errno;
+
+		if (from)
+			error_at(from, "include %s: %s", path, strerror(err));
+		else
+			error_in(ld, name, 0, "%s", strerror(err));
+		return -err;
+	}
+	if (!S_ISREG(st->st_mode))
+		what = "not a regular file";
+	else if (st->st_size > MAX_FILE_SIZE)
+		what = "larger than 256 KiB";
+	if (!what[0]) {
+		*buf = xmalloc((size_t)st->st_size + 1);
+		n = read(fd, *buf, (size_t)st->st_size + 1);
+		if (n < 0)
+			what = strerror(errno);
+		else if (n > st->st_size)
+			what = "grew while being read";
+		*len = n < 0 ? 0 : (size_t)n;
+	}
+	if (!what[0])
+		return 0;
+	if (from)
+		error_at(from, "include %s: %s", path, what);
+	else
+		error_in(ld, name, 0, "%s", what);
+	return -EINVAL;
+}
+
+static int load_file(struct loader *ld, struct frame *from, const char *name,
+		     const char *path)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct frame f = { .name = name, .path = path };
+	struct stat st;
+	size_t len = 0;
+	int r;
+
+	if (slurp(ld, from, name, path, &st, &buf, &len) < 0)
+		return -EINVAL;
+	r = from ? check_include(ld, from, name, &st) : 1;
+	if (r <= 0)
+		return r;
+	f.file = add_file(ld->result, name, path, &st);
+	return parse(ld, &f, buf, len);
+}
+
+char *profile_find(const struct profile_env *env, const char *name)
+{
+	for (size_t i = 0; i < env->n_search; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (snprintf(path, sizeof(path), "%s/%s.profile",
+			     env->search[i], name) >= (int)sizeof(path))
+			continue;
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return xstrdup(path);
+	}
+	return NULL;
+}
+
+int profile_load(const struct profile_env *env, const char *spec,
+		 struct policy *policy, struct profile_result *result)
+{
+	struct loader ld = { .env = env, .policy = policy, .result = result };
+	_cleanup_free_ char *path = NULL, *name = NULL, *where = NULL;
+
+	if (strchr(spec, '/'))
+		return load_file(&ld, NULL, spec, spec);
+	if (!spec[0] || !(path = profile_find(env, spec))) {
+		where = profile_search_text(env);
+		error_in(&ld, spec, 0, "no such profile in %s (list them with "
+			 "'corral profiles'; a FILE needs a '/', e.g. ./%s)",
+			 where, spec);
+		return -EINVAL;
+	}
+	name = xmalloc(strlen(spec) + sizeof(".profile"));
+	sprintf(name, "%s.profile", spec);
+	return load_file(&ld, NULL, name, path);
+}
+
+int profile_load_file(const struct profile_env *env, const char *path,
+		      struct policy *policy, struct profile_result *result)
+{
+	struct loader ld = { .env = env, .policy = policy, .result = result };
+
+	return load_file(&ld, NULL, path, path);
+}
+
+int profile_load_buffer(const struct profile_env *env, const char *name,
+			const char *buf, size_t len, struct policy *policy,
+			struct profile_result *result)
+{
+	struct loader ld = { .env = env, .policy = policy, .result = result };
+	struct frame f = { .name = name };
+
+	f.file = add_file(result, name, NULL, NULL);
+	return parse(&ld, &f, buf, len);
+}
+
+void profile_print_errors(const struct profile_result *result)
+{
+	for (size_t i = 0; i < result->n_errors; i++)
+		warn_msg("profile %s", result->errors[i]);
+}
+
+void profile_result_free(struct profile_result *result)
+{
+	for (size_t i = 0; i < result->n_files; i++) {
+		free(result->files[i].name);
+		free(result->files[i].path);
+		free(result->files[i].description);
+	}
+	for (size_t i = 0; i < result->n_errors; i++)
+		free(result->errors[i]);
+	free(result->files);
+	free(result->errors);
+	memset(result, 0, sizeof(*result));
+}
+
+/* ---- the search path ---------------------------------------------------- */
+
+static void add_dir(struct profile_env *env, const char *dir, size_t len)
+{
+	char *d;
+
+	if (!len)
+		return;
+	d = xmalloc(len + 1);
+	memcpy(d, dir, len);
+	d[len] = '\0';
+	env->search = xrealloc(env->search, env->n_search + 1,
+			       sizeof(*env->search));
+	env->search[env->n_search++] = d;
+}
+
+void profile_env_init(struct profile_env *env, const struct vars *vars,
+		      const char *override, const char *pkgdatadir)
+{
+	const char *config = vars->value[VAR_XDG_CONFIG_HOME];
+	char buf[PATH_MAX];
+
+	memset(env, 0, sizeof(*env));
+	env->vars = vars;
+	if (override) {
+		for (const char *p = override; *p;) {
+			size_t len = strcspn(p, ":");
+
+			add_dir(env, p, len);
+			p += len + (p[len] == ':');
+		}
+		return;
+	}
+	if (config && snprintf(buf, sizeof(buf), "%s/corral/profiles",
+			       config) < (int)sizeof(buf))
+		add_dir(env, buf, strlen(buf));
+	add_dir(env, "/etc/corral/profiles", strlen("/etc/corral/profiles"));
+	if (snprintf(buf, sizeof(buf), "%s/profiles", pkgdatadir) <
+	    (int)sizeof(buf))
+		add_dir(env, buf, strlen(buf));
+}
+
+void profile_env_free(struct profile_env *env)
+{
+	for (size_t i = 0; i < env->n_search; i++)
+		free(env->search[i]);
+	free(env->search);
+	env->search = NULL;
+	env->n_search = 0;
+}
+
+char *profile_search_text(const struct profile_env *env)
+{
+	size_t size = 1;
+	char *out;
+
+	for (size_t i = 0; i < env->n_search; i++)
+		size += strlen(env->search[i]) + 2;
+	out = xmalloc(size + sizeof("(empty search path)"));
+	out[0] = '\0';
+	for (size_t i = 0; i < env->n_search; i++) {
+		if (i)
+			strcat(out, ", ");
+		strcat(out, env->search[i]);
+	}
+	if (!env->n_search)
+		strcpy(out, "(empty search path)");
+	return out;
+}
+
+int profile_describe(const char *path, char **description)
+{
+	struct profile_env env = { 0 };
+	struct policy policy = { 0 };
+	struct profile_result result = { 0 };
+	struct loader ld = { .env = &env, .policy = &policy,
+			     .result = &result, .describe_only = true };
+	int r = load_file(&ld, NULL, path, path);
+
+	*description = NULL;
+	if (result.n_files) {
+		*description = result.files[0].description;
+		result.files[0].description = NULL;
+	}
+	profile_result_free(&result);
+	policy_free(&policy);
+	return r < 0 && !*description ? r : 0;
+}

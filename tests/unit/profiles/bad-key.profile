@@ -1,0 +1,4 @@
+[filesystem]
+rw = /ok
+[profile]
+name = bad-key

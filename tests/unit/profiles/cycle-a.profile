@@ -1,0 +1,2 @@
+[profile]
+include = cycle-b

@@ -1,0 +1,3 @@
+[profile]
+description = half of a cycle
+include = cycle-a

@@ -1,0 +1,5 @@
+[profile]
+description = level 1
+include = deep2
+[filesystem]
+ro = /deep1

@@ -1,0 +1,5 @@
+[profile]
+description = level 2
+include = deep3
+[filesystem]
+ro = /deep2

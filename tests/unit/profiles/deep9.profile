@@ -1,0 +1,2 @@
+[filesystem]
+ro = /deep9

@@ -1,0 +1,4 @@
+[profile]
+include = base
+[filesystem]
+ro = /b

@@ -1,0 +1,3 @@
+[profile]
+include = base
+include = diamond-b

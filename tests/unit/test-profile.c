@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests: INI profiles (sandbox/profile.c, expand.c), their
+ * command-line side (--profile, --print-profile, check, profiles, argv[0]
+ * mode) and the shipped profiles in profiles/.
+ *
+ * Fixtures live in tests/unit/profiles/ (TEST_PROFILES); inline profiles
+ * are parsed from memory as "t.profile".
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "expand.h"
+#include "policy.h"
+#include "profile.h"
+#include "tap.h"
+
+#define ARGV(...) ((char *[]){ "corral", __VA_ARGS__, NULL })
+
+static struct vars vars;
+static char *fixture_dirs[] = { TEST_PROFILES };
+static struct profile_env env = {
+	.vars = &vars, .search = fixture_dirs, .n_search = 1,
+};
+
+struct parsed {
+	struct policy policy;
+	struct profile_result result;
+	int r;
+};
+
+static void parsed_free(struct parsed *p)
+{
+	policy_free(&p->policy);
+	profile_result_free(&p->result);
+}
+
+static struct parsed parse_text(const char *text)
+{
+	struct parsed p = { 0 };
+
+	p.r = profile_load_buffer(&env, "t.profile", text, strlen(text),
+				  &p.policy, &p.result);
+	return p;
+}
+
+static struct parsed load(const char *spec)
+{
+	struct parsed p = { 0 };
+
+	p.r = profile_load(&env, spec, &p.policy, &p.result);
+	return p;
+}
+
+static const char *first_error(const struct parsed *p)
+{
+	return p->result.n_errors ? p->result.errors[0] : "(no error)";
+}
+
+/* One TAP line: parsing @text fails with exactly @want as first error. */
+static void expect_error(const char *text, const char *want,
+			 const char *name)
+{
+	struct parsed p = parse_text(text);
+
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p), want), "%s", name);
+	if (strcmp(first_error(&p), want))
+		printf("#   want: %s\n#   got:  %s\n", want, first_error(&p));
+	parsed_free(&p);
+}
+
+static bool rule_is(const struct policy *policy, size_t i, const char *path,
+		    uint32_t access, bool optional, const char *origin)
+{
+	const struct policy_rule *r = &policy->rules[i];
+
+	if (i >= policy->n_rules)
+		return false;
+	if (strcmp(r->path, path) || r->access != access ||
+	    r->optional != optional || strcmp(r->origin, origin)) {
+		printf("#   rule %zu: %s %#x %d (%s)\n", i, r->path, r->access,
+		       r->optional, r->origin);
+		return false;
+	}
+	return true;
+}
+
+static void test_design_example(void)
+{
+	struct parsed p = load("npm");
+	const struct policy *pol = &p.policy;
+
+	TAP_EQ(0, p.r, "the DESIGN.md example loads (%s)", first_error(&p));
+	TAP_EQ(7, pol->n_rules, "base's rule and npm's six");
+	TAP_OK(rule_is(pol, 0, "/etc/ld.so.cache", CORRAL_GROUP_RO, false,
+		       "profile base.profile:4"),
+	       "the included profile's rules come at the include line");
+	TAP_OK(rule_is(pol, 1, "/usr", CORRAL_GROUP_RX, false,
+		       "profile npm.profile:7"), "rx = /usr");
+	TAP_OK(rule_is(pol, 3, "/etc/resolv.conf", CORRAL_GROUP_RO, false,
+		       "profile npm.profile:9"),
+	       "a continuation line is a rule with its own line number");
+	TAP_OK(rule_is(pol, 4, "/home/u/proj", CORRAL_GROUP_RW, false,
+		       "profile npm.profile:10"), "${CWD} expands");
+	TAP_OK(rule_is(pol, 5, "/home/u/.npm", CORRAL_GROUP_RW, false,
+		       "profile npm.profile:11"), "${HOME}/.npm expands");
+	TAP_OK(rule_is(pol, 6, "/home/u/.cache/node-gyp", CORRAL_GROUP_RW,
+		       true, "profile npm.profile:12"),
+	       "'-' is optional; XDG_CACHE_HOME defaults to ~/.cache; the "
+	       "inline comment of a continuation line is dropped");
+	TAP_EQ(POLICY_NO, pol->sandbox.value[POLICY_EXEC_ANONYMOUS],
+	       "exec-anonymous = no, after base's yes: the later one wins");
+	TAP_OK(pol->sandbox.origin[POLICY_EXEC_ANONYMOUS] &&
+	       !strcmp(pol->sandbox.origin[POLICY_EXEC_ANONYMOUS],
+		       "profile npm.profile:15"), "a setting keeps its origin");
+	TAP_EQ(POLICY_SCOPED, pol->sandbox.value[POLICY_UNIX_CONNECT],
+	       "unix-connect = scoped");
+	TAP_EQ(POLICY_ANY, pol->sandbox.value[POLICY_REQUIRE],
+	       "require = any, from base");
+	TAP_EQ(2, p.result.n_files, "two files were read");
+	TAP_OK(p.result.n_files == 2 && p.result.files[0].description &&
+	       !strcmp(p.result.files[0].description,
+		       "npm confined to the project and its cache"),
+	       "the description is kept");
+	parsed_free(&p);
+}
+
+static void test_syntax_errors(void)
+{
+	char line[256];
+
+	expect_error("[filesytem]\nrw = /x\n",
+		     "t.profile:1: unknown section [filesytem] (sections: "
+		     "[profile], [filesystem], [sandbox])",
+		     "unknown section, named once at its line");
+	expect_error("[filesystem]\nro = /a\n[network]\n",
+		     "t.profile:3: unknown section [network] (sections: "
+		     "[profile], [filesystem], [sandbox])",
+		     "an empty unknown section is refused too");
+	expect_error("rw = /x\n",
+		     "t.profile:1: 'rw' is outside any section (put it under "
+		     "[profile], [filesystem] or [sandbox])",
+		     "a key before any section");
+	expect_error("[profile]\nname = x\n",
+		     "t.profile:2: unknown key 'name' in [profile] (keys: "
+		     "description, include)", "unknown key in [profile]");
+	expect_error("[sandbox]\nexec-anon = yes\n",
+		     "t.profile:2: unknown key 'exec-anon' in [sandbox] (keys: "
+		     "exec-anonymous, unix-connect, require)",
+		     "unknown key in [sandbox]");
+	expect_error("[filesystem]\n\nraed = /x\n",
+		     "t.profile:3: unknown right 'raed' in key 'raed' (rights: "
+		     "read, readdir, write, exec, truncate, create, remove, "
+		     "refer, ioctl; groups: ro, rx, rw, rwx)", "unknown right");
+	expect_error("[filesystem]\nread,wirte = /x\n",
+		     "t.profile:2: unknown right 'wirte' in key 'read,wirte' "
+		     "(rights: read, readdir, write, exec, truncate, create, "
+		     "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
+		     "unknown right in a comma list");
+	expect_error("[filesystem]\nthis is not ini\n",
+		     "t.profile:2: syntax error (expected [section], KEY = "
+		     "VALUE, an indented continuation line or a comment)",
+		     "a line that is not INI");
+	expect_error("[filesystem\n",
+		     "t.profile:1: syntax error (expected [section], KEY = "
+		     "VALUE, an indented continuation line or a comment)",
+		     "an unclosed section header");
+	expect_error("[filesystem]\nrw =\n",
+		     "t.profile:2: 'rw' has no value (write it after the '=')",
+		     "an empty value");
+	expect_error("[filesystem]\nrw = ; only a comment\n",
+		     "t.profile:2: 'rw' has no value (write it after the '=')",
+		     "a value that is only a comment");
+	snprintf(line, sizeof(line), "[filesystem]\n%s = /x\n",
+		 "read,read,read,read,read,read,read,read,read,read,read");
+	expect_error(line, "t.profile:2: key 'read,read,read,read,...' is too "
+		     "long", "a key inih would cut short");
+}
+
+static void test_nul(void)
+{
+	static const char text[] = "[filesystem]\nro = /a\0/b\nrw = /c\n";
+	struct parsed p = { 0 };
+
+	p.r = profile_load_buffer(&env, "t.profile", text, sizeof(text) - 1,
+				  &p.policy, &p.result);
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		"t.profile:2: NUL byte in the line (is this a text file?)"),
+	       "a NUL byte in a line is refused, not cut (%s)",
+	       first_error(&p));
+	parsed_free(&p);
+}
+
+static void test_long_lines(void)
+{
+	char text[512];
+	struct parsed p;
+
+	/* STYLE.md habit 15: inih 55 would split this line silently */
+	snprintf(text, sizeof(text), "[filesystem]\nro = /%0193d\nrw = /\n", 0);
+	TAP_EQ(199, strchr(text + 13, '\n') - (text + 13), "(line 2 is 199 "
+	       "bytes)");
+	expect_error(text, "t.profile:2: line too long (max 198 bytes)",
+		     "a 199-byte line is refused with its line number");
+	snprintf(text, sizeof(text), "ro = /%0193d\nrw = /\n", 0);
+	expect_error(text, "t.profile:1: line too long (max 198 bytes)",
+		     "'ro = <194 chars>' then 'rw = /': refused as file:1");
+	snprintf(text, sizeof(text), "[filesystem]\nro = /%0192d\n", 0);
+	p = parse_text(text);
+	TAP_OK(p.r == 0 && p.policy.n_rules == 1 &&
+	       strlen(p.policy.rules[0].path) == 193,
+	       "a 198-byte line is read whole (%s)", first_error(&p));
+	parsed_free(&p);
+	snprintf(text, sizeof(text), "[filesystem]\r\nro = /%0192d\r\n", 0);
+	p = parse_text(text);
+	TAP_OK(p.r == 0 && p.policy.n_rules == 1 &&
+	       strlen(p.policy.rules[0].path) == 193,
+	       "CRLF: the \\r is not part of the line (%s)", first_error(&p));
+	parsed_free(&p);
+}
+
+static void test_continuation_and_comments(void)
+{
+	struct parsed p = parse_text(
+		"# a comment\n"
+		"; another\n"
+		"[filesystem] ; a section with a comment\n"
+		"rw = /a   ; inline\n"
+		"     /b\n"
+		"\t/c ; tab-indented, with a comment\n"
+		"  # an indented comment is a comment\n"
+		"ro = /d\n"
+		"ro: /e\n");
+
+	TAP_EQ(0, p.r, "continuations and comments parse (%s)",
+	       first_error(&p));
+	TAP_OK(rule_is(&p.policy, 0, "/a", CORRAL_GROUP_RW, false,
+		       "profile t.profile:4") &&
+	       rule_is(&p.policy, 1, "/b", CORRAL_GROUP_RW, false,
+		       "profile t.profile:5") &&
+	       rule_is(&p.policy, 2, "/c", CORRAL_GROUP_RW, false,
+		       "profile t.profile:6"),
+	       "each continuation line adds a path with the same rights");
+	TAP_OK(rule_is(&p.policy, 3, "/d", CORRAL_GROUP_RO, false,
+		       "profile t.profile:8"), "a new key ends the list");
+	TAP_OK(rule_is(&p.policy, 4, "/e", CORRAL_GROUP_RO, false,
+		       "profile t.profile:9"), "KEY: VALUE as inih allows");
+	TAP_EQ(5, p.policy.n_rules, "no rule from a comment");
+	parsed_free(&p);
+}
+
+static void test_rights_keys(void)
+{
+	struct parsed p = parse_text(
+		"[filesystem]\n"
+		"read = /r\n"
+		"readdir = /rd\n"
+		"write,truncate = /wt\n"
+		"read, exec = /opt/x\n"
+		"rwx = /all\n"
+		"ioctl,ro = /dev/x\n");
+
+	TAP_EQ(0, p.r, "single rights and lists parse (%s)", first_error(&p));
+	TAP_EQ(CORRAL_ACCESS_READ, p.policy.rules[0].access, "read");
+	TAP_EQ(CORRAL_ACCESS_READDIR, p.policy.rules[1].access, "readdir");
+	TAP_EQ(CORRAL_ACCESS_WRITE | CORRAL_ACCESS_TRUNCATE,
+	       p.policy.rules[2].access, "write,truncate");
+	TAP_EQ(CORRAL_ACCESS_READ | CORRAL_ACCESS_EXEC,
+	       p.policy.rules[3].access, "'read, exec' (spaces allowed)");
+	TAP_EQ(CORRAL_ACCESS_ALL, p.policy.rules[4].access, "rwx is all");
+	TAP_EQ(CORRAL_GROUP_RO | CORRAL_ACCESS_IOCTL, p.policy.rules[5].access,
+	       "a group in a list");
+	parsed_free(&p);
+}
+
+static void test_variables(void)
+{
+	struct parsed p = parse_text(
+		"[filesystem]\n"
+		"ro = ${HOME}/${USER}-${UID}\n"
+		"rw = ${TMPDIR}\n"
+		"     ${XDG_CONFIG_HOME}/x ${XDG_DATA_HOME}\n"
+		"     -${XDG_RUNTIME_DIR}/bus\n"
+		"ro = /cost$$\n");
+
+	TAP_EQ(0, p.r, "variables expand (%s)", first_error(&p));
+	TAP_OK(p.policy.n_rules == 4 &&
+	       !strcmp(p.policy.rules[0].path, "/home/u/u-1000") &&
+	       !strcmp(p.policy.rules[1].path, "/tmp") &&
+	       !strcmp(p.policy.rules[2].path,
+		       "/home/u/.config/x /home/u/.local/share") &&
+	       !strcmp(p.policy.rules[3].path, "/cost$"),
+	       "HOME, USER, UID, TMPDIR, XDG_* defaults and $$");
+	TAP_EQ(4, p.policy.n_rules,
+	       "an optional path with an unset variable is skipped");
+	parsed_free(&p);
+	expect_error("[filesystem]\nrw = ${XDG_RUNTIME_DIR}/bus\n",
+		     "t.profile:2: ${XDG_RUNTIME_DIR} is not set (prefix the "
+		     "path with '-' to skip it when unset)",
+		     "an unset variable in a required path");
+	expect_error("[filesystem]\nrw = ${HOMEDIR}/x\n",
+		     "t.profile:2: unknown variable ${HOMEDIR} (variables: "
+		     "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
+		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME)",
+		     "an unknown variable");
+	expect_error("[filesystem]\nrw = -${PATH}\n",
+		     "t.profile:2: unknown variable ${PATH} (variables: "
+		     "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
+		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME)",
+		     "an unknown variable is an error even when optional");
+	expect_error("[filesystem]\nrw = $HOME/x\n",
+		     "t.profile:2: bad '$' in '$HOME/x' (write ${NAME}, or $$ "
+		     "for a literal '$')", "$HOME without braces");
+	expect_error("[filesystem]\nrw = ${HOME\n",
+		     "t.profile:2: bad '$' in '${HOME' (write ${NAME}, or $$ "
+		     "for a literal '$')", "an unclosed ${");
+}
+
+static void test_paths(void)
+{
+	struct parsed p;
+
+	expect_error("[filesystem]\nrw = build\n",
+		     "t.profile:2: 'build' is not an absolute path (start it "
+		     "with '/' or a variable such as ${HOME} or ${CWD})",
+		     "a relative path");
+	expect_error("[filesystem]\nrw = ~/.npm\n",
+		     "t.profile:2: '~/.npm' is not an absolute path (write "
+		     "${HOME} instead of ~)", "~ is not expanded");
+	expect_error("[filesystem]\nrw = -\n",
+		     "t.profile:2: '' is not an absolute path (start it with "
+		     "'/' or a variable such as ${HOME} or ${CWD})",
+		     "'-' alone");
+	p = parse_text("[filesystem]\nrw = -/maybe\n");
+	TAP_OK(p.r == 0 && rule_is(&p.policy, 0, "/maybe", CORRAL_GROUP_RW,
+				   true, "profile t.profile:2"),
+	       "'-/path' is an optional rule");
+	parsed_free(&p);
+}
+
+static void test_settings(void)
+{
+	struct parsed p = parse_text("[sandbox]\nexec-anonymous = yes\n"
+				     "unix-connect = allow\nrequire = bpf\n");
+
+	TAP_EQ(0, p.r, "[sandbox] parses (%s)", first_error(&p));
+	TAP_OK(p.policy.sandbox.value[POLICY_EXEC_ANONYMOUS] == POLICY_YES &&
+	       p.policy.sandbox.value[POLICY_UNIX_CONNECT] == POLICY_ALLOW &&
+	       p.policy.sandbox.value[POLICY_REQUIRE] == POLICY_BPF,
+	       "each setting is stored in struct policy_sandbox");
+	parsed_free(&p);
+	expect_error("[sandbox]\nexec-anonymous = maybe\n",
+		     "t.profile:2: bad value 'maybe' for exec-anonymous (use "
+		     "no or yes)", "a bad yes/no");
+	expect_error("[sandbox]\nunix-connect = Scoped\n",
+		     "t.profile:2: bad value 'Scoped' for unix-connect (use "
+		     "scoped or allow)", "words are case-sensitive");
+	expect_error("[sandbox]\nrequire = landlock\n",
+		     "t.profile:2: bad value 'landlock' for require (use any "
+		     "or bpf)", "a bad require");
+}
+
+static void test_includes(void)
+{
+	struct parsed p;
+
+	p = load("cycle-a");
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		"cycle-b.profile:3: include cycle: cycle-a.profile -> "
+		"cycle-b.profile -> cycle-a.profile (remove one of these "
+		"includes)"), "an include cycle (%s)", first_error(&p));
+	parsed_free(&p);
+	p = load("deep1");
+	TAP_OK(p.r == 0 && p.policy.n_rules == 9,
+	       "8 levels of include below a profile are fine (%s)",
+	       first_error(&p));
+	parsed_free(&p);
+	p = load("deep0");
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		"deep8.profile:3: include 'deep9.profile': includes nest "
+		"deeper than 8 levels (flatten them)"),
+	       "a 9th level is refused (%s)", first_error(&p));
+	parsed_free(&p);
+	p = load("relative");
+	TAP_OK(p.r == 0 && p.policy.n_rules == 1 &&
+	       !strcmp(p.policy.rules[0].origin,
+		       "profile " TEST_PROFILES "/sub/inner.profile:2"),
+	       "include with a '/' is relative to the including file (%s)",
+	       first_error(&p));
+	parsed_free(&p);
+	p = load("diamond");
+	TAP_OK(p.r == 0 && p.policy.n_rules == 2,
+	       "a profile included twice is read once (%s)", first_error(&p));
+	parsed_free(&p);
+	p = load("broken-include");
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		"bad-key.profile:4: unknown key 'name' in [profile] (keys: "
+		"description, include)"),
+	       "an error in an included file names that file (%s)",
+	       first_error(&p));
+	parsed_free(&p);
+	p = parse_text("[profile]\ninclude = nosuch\n");
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		"t.profile:2: include 'nosuch': no nosuch.profile in "
+		TEST_PROFILES " (see 'corral profiles')"),
+	       "include of a missing profile (%s)", first_error(&p));
+	parsed_free(&p);
+}
+
+static void test_files(void)
+{
+	struct parsed p;
+
+	p = load("/nonexistent/x.profile");
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		"/nonexistent/x.profile: No such file or directory"),
+	       "a missing file (%s)", first_error(&p));
+	parsed_free(&p);
+	p = load(TEST_PROFILES "/sub");
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		TEST_PROFILES "/sub: not a regular file"),
+	       "a directory (%s)", first_error(&p));
+	parsed_free(&p);
+	p = load("nosuch");
+	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+		"nosuch: no such profile in " TEST_PROFILES " (list them "
+		"with 'corral profiles'; a FILE needs a '/', e.g. ./nosuch)"),
+	       "an unknown profile name (%s)", first_error(&p));
+	parsed_free(&p);
+	p = load(TEST_PROFILES "/npm.profile");
+	TAP_OK(p.r == 0 && p.policy.n_rules == 7 &&
+	       !strcmp(p.policy.rules[1].origin,
+		       "profile " TEST_PROFILES "/npm.profile:7"),
+	       "a FILE's rules name its path (%s)", first_error(&p));
+	parsed_free(&p);
+}
+
+/* Everything profile_print_errors writes to stderr, as one string. */
+static char *captured_errors(const struct profile_result *result)
+{
+	char path[] = "/tmp/corral-test-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	static char buf[4096];
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	profile_print_errors(result);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return buf;
+}
+
+static void test_messages(void)
+{
+	struct parsed p = parse_text("[filesystem]\nrw = ${NOPE}\n"
+				     "ro = rel\n");
+
+	TAP_EQ(2, p.result.n_errors, "every error is collected");
+	TAP_OK(!strcmp(captured_errors(&p.result),
+		"corral: profile t.profile:2: unknown variable ${NOPE} "
+		"(variables: HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
+		"XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME)\n"
+		"corral: profile t.profile:3: 'rel' is not an absolute path "
+		"(start it with '/' or a variable such as ${HOME} or "
+		"${CWD})\n"),
+	       "printed as 'corral: profile FILE:LINE: what (hint)'");
+	parsed_free(&p);
+}
+
+static void test_flags_merge(void)
+{
+	char **argv = ARGV("--rw", "/flag", "--profile", "npm", "--profile",
+			   TEST_PROFILES "/sub/inner.profile", "--", "npm",
+			   "install");
+	struct corral_opts o;
+	struct profile_result res = { 0 };
+
+	TAP_EQ(0, cli_parse(9, argv, &o, stdout), "--profile parses");
+	TAP_EQ(2, o.n_profiles, "two --profile");
+	TAP_EQ(0, cli_load_profiles(&o, &env, &res), "profiles load");
+	TAP_EQ(9, o.policy.n_rules, "7 + 1 profile rules and 1 flag");
+	TAP_OK(rule_is(&o.policy, 7, "/inner", CORRAL_GROUP_RO, false,
+		       "profile " TEST_PROFILES "/sub/inner.profile:2"),
+	       "profiles in the order given");
+	TAP_OK(rule_is(&o.policy, 8, "/flag", CORRAL_GROUP_RW, false,
+		       "--rw on the command line"),
+	       "command-line flags add to the profiles");
+	TAP_OK(!strcmp(o.argv[0], "npm"), "the command follows --");
+	cli_free(&o);
+	profile_result_free(&res);
+
+	TAP_EQ(0, cli_parse(4, ARGV("--profile", "nosuch", "true"), &o,
+			    stdout), "an unknown profile parses");
+	TAP_EQ(-EINVAL, cli_load_profiles(&o, &env, &res),
+	       "and fails to load");
+	cli_free(&o);
+	profile_result_free(&res);
+}
+
+/* --print-profile output parses back to the same rules. */
+static void test_print_round_trip(void)
+{
+	struct parsed p = load("npm"), q;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	bool same = true;
+	char want[128];
+
+	policy_add(&p.policy, "/odd$name", CORRAL_ACCESS_READ |
+		   CORRAL_ACCESS_TRUNCATE, "--allow on the command line");
+	profile_print(out, &p.policy, &p.result);
+	fclose(out);
+	snprintf(want, sizeof(want), "\n%-40s ; npm.profile:10\n",
+		 "rw = /home/u/proj");
+	TAP_OK(strstr(text, want) != NULL,
+	       "each rule names where it came from");
+	TAP_OK(strstr(text, "rw = -/home/u/.cache/node-gyp") != NULL,
+	       "optional rules keep their '-'");
+	TAP_OK(strstr(text, "[sandbox]\nexec-anonymous = no") != NULL,
+	       "settings are printed");
+	q = parse_text(text);
+	TAP_EQ(0, q.r, "the output is a valid profile (%s)", first_error(&q));
+	for (size_t i = 0; i < p.policy.n_rules && same; i++)
+		same = i < q.policy.n_rules &&
+		       !strcmp(p.policy.rules[i].path, q.policy.rules[i].path) &&
+		       p.policy.rules[i].access == q.policy.rules[i].access &&
+		       p.policy.rules[i].optional == q.policy.rules[i].optional;
+	TAP_OK(same && p.policy.n_rules == q.policy.n_rules &&
+	       !memcmp(p.policy.sandbox.value, q.policy.sandbox.value,
+		       sizeof(p.policy.sandbox.value)),
+	       "and reads back as the same policy");
+	if (!same)
+		printf("# %s", text);
+	free(text);
+	parsed_free(&p);
+	parsed_free(&q);
+}
+
+static void test_cli(void)
+{
+	char **check = ARGV("check", "a.profile", "b");
+	char *as_npm[] = { "/home/u/bin/npm", "--rw", "/", NULL };
+	struct corral_opts o;
+	char *text = NULL;
+	size_t size = 0, lines = 0, widest = 0, len = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	TAP_EQ(0, cli_parse(2, ARGV("--help"), &o, out), "--help");
+	fclose(out);
+	for (const char *p = text; *p; p++, len++)
+		if (*p == '\n') {
+			lines++;
+			widest = len > widest ? len : widest;
+			len = (size_t)-1;
+		}
+	TAP_OK(lines <= 23 && widest <= 79,
+	       "--help fits one 24-line screen (%zu lines, %zu columns)",
+	       lines, widest);
+	free(text);
+	cli_free(&o);
+	TAP_EQ(0, cli_parse(2, ARGV("--print-profile=npm"), &o, stdout),
+	       "--print-profile=NAME");
+	TAP_OK(o.command == CORRAL_CMD_PRINT_PROFILE && o.n_profiles == 1,
+	       "prints, with NAME as a profile");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, cli_parse(3, ARGV("--print-profile", "ls"), &o,
+				  stdout), "--print-profile runs nothing");
+	cli_free(&o);
+	TAP_EQ(0, cli_parse(4, check, &o, stdout), "check FILE...");
+	TAP_OK(o.command == CORRAL_CMD_CHECK && !strcmp(o.argv[1], "b"),
+	       "check keeps its files");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, cli_parse(2, ARGV("check"), &o, stdout),
+	       "check without a FILE");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, cli_parse(3, ARGV("profiles", "x"), &o, stdout),
+	       "profiles takes no argument");
+	cli_free(&o);
+	TAP_EQ(0, cli_parse(3, as_npm, &o, stdout),
+	       "argv[0] mode parses nothing");
+	TAP_OK(o.invoked_as && !strcmp(o.invoked_as, "npm") &&
+	       !strcmp(o.argv[1], "--rw") && o.policy.n_rules == 0,
+	       "run as npm: every argument is npm's");
+	cli_free(&o);
+}
+
+/* argv[0] mode: PATH entries that are corral itself are skipped. */
+static void test_find_program(void)
+{
+	char dir[] = "/tmp/corral-find-XXXXXX", self[PATH_MAX + 64];
+	char other[PATH_MAX + 64], path[2 * PATH_MAX + 200];
+	char *found = NULL;
+	ssize_t n;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		TAP_OK(0, "mkdtemp");
+		return;
+	}
+	snprintf(self, sizeof(self), "%s/a", dir);
+	mkdir(self, 0755);
+	snprintf(other, sizeof(other), "%s/b", dir);
+	mkdir(other, 0755);
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	path[n > 0 ? n : 0] = '\0';
+	strcat(self, "/prog");
+	strcat(other, "/prog");
+	fd = open(other, O_WRONLY | O_CREAT, 0755);
+	/* "prog -> us", as npm -> corral */
+	TAP_OK(fd >= 0 && symlink(path, self) == 0, "fixture: %s -> %s",
+	       self, path);
+	close(fd);
+	snprintf(path, sizeof(path), "relative:%s/a:%s/b", dir, dir);
+	TAP_EQ(0, cli_find_program("prog", path, &found), "prog is found");
+	TAP_OK(found && !strcmp(found, other),
+	       "the PATH entry that is ourselves is skipped (%s)", found);
+	free(found);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	TAP_EQ(-ENOENT, cli_find_program("prog", path, &found),
+	       "only ourselves in PATH: not found");
+	unlink(self);
+	unlink(other);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/b", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+/* Every shipped profile loads, from the real search order. */
+static void test_shipped(void)
+{
+	char *dirs[] = { TOP_SRCDIR "/profiles" };
+	struct profile_env shipped = { .vars = &vars, .search = dirs,
+				       .n_search = 1 };
+	glob_t g;
+
+	if (glob(TOP_SRCDIR "/profiles/*.profile", 0, NULL, &g) != 0) {
+		TAP_OK(0, "no profiles in " TOP_SRCDIR "/profiles");
+		return;
+	}
+	TAP_OK(g.gl_pathc >= 12, "at least 12 shipped profiles (%zu)",
+	       g.gl_pathc);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct parsed p = { 0 };
+		char *description = NULL;
+
+		p.r = profile_load(&shipped, g.gl_pathv[i], &p.policy,
+				   &p.result);
+		profile_describe(g.gl_pathv[i], &description);
+		TAP_OK(p.r == 0 && description && p.policy.n_rules,
+		       "%s loads, has rules and a description (%s)",
+		       strrchr(g.gl_pathv[i], '/') + 1, first_error(&p));
+		free(description);
+		parsed_free(&p);
+	}
+	globfree(&g);
+}
+
+int main(void)
+{
+	vars_set(&vars, VAR_HOME, "/home/u");
+	vars_set(&vars, VAR_CWD, "/home/u/proj");
+	vars_set(&vars, VAR_USER, "u");
+	vars_set(&vars, VAR_UID, "1000");
+	vars_fill_defaults(&vars);
+	test_design_example();
+	test_syntax_errors();
+	test_nul();
+	test_long_lines();
+	test_continuation_and_comments();
+	test_rights_keys();
+	test_variables();
+	test_paths();
+	test_settings();
+	test_includes();
+	test_files();
+	test_messages();
+	test_flags_merge();
+	test_print_round_trip();
+	test_cli();
+	test_find_program();
+	test_shipped();
+	vars_free(&vars);
+	return tap_done();
+}
