@@ -60,9 +60,9 @@ t "exec: --rx allows exec, EACCES outside the rule and under --ro" \
 	"--rx $S1 --ro $S2" "exec $S1/x1 + exec $S2/x2" "OK EACCES"
 t "exec: --allow exec without read is EACCES" \
 	"--allow exec:$S1" "exec $S1/x1" "EACCES"
-t "exec: a #! script whose interpreter is outside --rx is EACCES" \
+t "exec: a shebang script whose interpreter is outside --rx is EACCES" \
 	"--rx $S1" "exec $S1/sh_out + exec $S1/sh_sys" "EACCES EACCES"
-t "exec: a #! script whose interpreter is inside --rx runs" \
+t "exec: a shebang script whose interpreter is inside --rx runs" \
 	"--rx $S1" "exec $S1/sh_in" "OK"
 t "exec: a /bin/sh script runs with --rx on the system dirs" \
 	"--rx $S1 $SYS" "exec $S1/sh_sys" "OK"
@@ -204,7 +204,8 @@ is "$?" 7 "exit status: the command's own status passes through (sh -c 'exit 7')
 sandboxed corral "" "$PROBE" >/dev/null 2>&1
 is "$?" 2 "exit status: a static command's status passes through (probe usage: 2)"
 
-err=$("$CORRAL" --rx "$CORRAL_HELPERS" --ro "$W/no-such-dir" -- "$PROBE" stat / 2>&1)
+# shellcheck disable=SC2086
+err=$("$CORRAL" ${CORRAL_ARGS:-} --rx "$CORRAL_HELPERS" --ro "$W/no-such-dir" -- "$PROBE" stat / 2>&1)
 rc=$?
 is "$rc" 125 "exit status: a rule path that does not exist is 125"
 if [[ $err == *"$W/no-such-dir"* ]]; then
@@ -227,7 +228,8 @@ is "$?" 126 "exit status: a script whose interpreter the sandbox denies is 126"
 
 # The command replaces corral: same pid as the shell that exec'd corral,
 # parent unchanged, and nothing of corral left as a child to reap.
-got=$(echo "pid: $BASHPID $$"; echo "children: none"; exec "$CORRAL" --rx "$CORRAL_HELPERS" -- "$PROBE" pid + children)
+# shellcheck disable=SC2086
+got=$(echo "pid: $BASHPID $$"; echo "children: none"; exec "$CORRAL" ${CORRAL_ARGS:-} --rx "$CORRAL_HELPERS" -- "$PROBE" pid + children)
 want=$(head -2 <<<"$got")
 is "$(tail -n +3 <<<"$got")" "$want" \
 	"no corral process remains: the command has corral's pid and parent, and no child"

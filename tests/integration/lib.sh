@@ -6,6 +6,7 @@
 #
 # Environment:
 #   CORRAL          the corral binary (default: `corral` in PATH)
+#   CORRAL_ARGS     extra flags put before the rules, e.g. --engine=bpf
 #   CORRAL_HELPERS  directory holding the static helpers probe and ll-exec
 #                   (default: ../helpers next to this file, if built there)
 #   CORRAL_TEST_TMP where fixtures go (default: $TMPDIR or /tmp; tmpfs in
@@ -19,7 +20,8 @@
 : "${CORRAL:=corral}"
 CORRAL=$(type -P "$CORRAL" || echo "$CORRAL")	# absolute: tests may change PATH
 if [ -z "${CORRAL_HELPERS:-}" ]; then
-	CORRAL_HELPERS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../helpers" && pwd)
+	CORRAL_HELPERS=$(dirname "${BASH_SOURCE[0]}")/../helpers
+	CORRAL_HELPERS=$(cd "$CORRAL_HELPERS" 2>/dev/null && pwd || echo "$CORRAL_HELPERS")
 fi
 PROBE=$CORRAL_HELPERS/probe
 ORACLE=$CORRAL_HELPERS/ll-exec
@@ -122,10 +124,15 @@ done_testing() {
 
 # ---- environment checks -------------------------------------------------
 
-# need_helpers: skip the suite unless probe and ll-exec are built
+# need_helpers: bail out without corral; skip unless probe and ll-exec are built
 need_helpers() {
-	[ -x "$PROBE" ] && [ -x "$ORACLE" ] ||
+	if [ ! -x "$CORRAL" ]; then
+		echo "Bail out! corral not found: CORRAL=$CORRAL (set CORRAL to the built binary)"
+		exit 1
+	fi
+	if [ ! -x "$PROBE" ] || [ ! -x "$ORACLE" ]; then
 		skip_all "helpers not built in CORRAL_HELPERS=$CORRAL_HELPERS (run tests/helpers/build.sh DIR)"
+	fi
 }
 
 # landlock_abi: the running kernel's Landlock ABI (0 if none), cached
@@ -151,8 +158,8 @@ is_root() {
 # engine_bin ENGINE: sets $engine_bin to the launcher for ENGINE
 engine_bin() {
 	case $1 in
-	corral) engine_bin=$CORRAL ;;
-	oracle) engine_bin=$ORACLE ;;
+	corral) engine_bin=$CORRAL engine_args=${CORRAL_ARGS:-} ;;
+	oracle) engine_bin=$ORACLE engine_args="" ;;
 	*) echo "lib.sh: unknown engine '$1'" >&2; return 1 ;;
 	esac
 }
@@ -162,7 +169,7 @@ engine_bin() {
 sandboxed() {
 	engine_bin "$1" || return 125
 	# shellcheck disable=SC2086
-	"$engine_bin" --rx "$CORRAL_HELPERS" $2 -- "${@:3}"
+	"$engine_bin" $engine_args --rx "$CORRAL_HELPERS" $2 -- "${@:3}"
 }
 
 # probe_lines "OPS" RESULT...: the lines probe prints for OPS ("op args +
@@ -189,17 +196,6 @@ probe_lines() {
 	local lines
 	probe_lines_v lines "$@"
 	echo "$lines"
-}
-
-# probe_count "OPS": how many operations OPS has
-probe_count() {
-	local -a words
-	local w n=1
-	read -r -a words <<<"$1"
-	for w in "${words[@]}"; do
-		[ "$w" != + ] || n=$((n + 1))
-	done
-	echo "$n"
 }
 
 # expect_probe ENGINE NAME "RULES" "OPS" "RESULTS": run probe OPS under
