@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * openbench: the timing and counting chores of `make bench`, as one static
+ * binary (a dynamic helper would cost 45-90 ms per exec under TCG).
+ *
+ *   openbench open MS SAMPLES PATH...
+ *       open(PATH, O_RDONLY)+close, in batches of about MS milliseconds,
+ *       SAMPLES batches per PATH, the PATHs interleaved batch by batch;
+ *       prints one line per PATH: "<index> <median ns per open+close>".
+ *   openbench mkfresh DIR N
+ *       creates DIR/0 .. DIR/N-1, each a new directory holding a file f.
+ *   openbench miss DIR N
+ *       opens DIR/i/f once for each i < N (each a first access in a fresh
+ *       directory); prints "<mean ns per open+close>".
+ *   openbench mktree DIR NFILES
+ *       creates NFILES empty files under DIR, 100 per directory.
+ *   openbench launch N CMD [ARG...]
+ *       runs CMD N times, one after the other (stdout and stderr to
+ *       /dev/null); prints "<median ns> <failures>".
+ *   openbench marks PINDIR DIR...
+ *       counts corral's marks on every directory under each DIR (not
+ *       crossing mounts): looks the directory up in the inode-storage map
+ *       PINDIR/marks from user space, through an O_PATH descriptor (the
+ *       kernel cannot iterate inode storage: bpftool map dump refuses it).
+ *       prints "dirs N marked N slots N live N current N": directories
+ *       seen, directories with a mark, used slots, slots whose domain is
+ *       still in PINDIR/domains, slots of the current topology generation.
+ *   openbench count PIN...
+ *       the number of entries of each pinned hash map, one per line.
+ *
+ * Exit status 0, 1 on a failure (message on stderr), 2 on a usage error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <linux/bpf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int die(const char *what, const char *arg)
+{
+	fprintf(stderr, "openbench: %s %s: %s\n", what, arg ? arg : "",
+		strerror(errno));
+	exit(1);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void open_close(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("open", path);
+	close(fd);
+}
+
+/* ---- open ---------------------------------------------------------- */
+
+static int bench_open(int ms, int samples, char **paths, int n)
+{
+	uint64_t *batch = calloc(n, sizeof(*batch));
+	uint64_t *res = calloc((size_t)n * samples, sizeof(*res));
+	uint64_t t0, t;
+	int i, s, k;
+
+	if (!batch || !res || samples < 1)
+		return 1;
+	/* warm up (dentries, marks) and size the batches */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < 50; k++)
+			open_close(paths[i]);
+		t0 = now_ns();
+		for (k = 0; k < 200; k++)
+			open_close(paths[i]);
+		t = (now_ns() - t0) / 200;
+		batch[i] = (uint64_t)ms * 1000000u / (t ? t : 1);
+		if (batch[i] < 20)
+			batch[i] = 20;
+	}
+	for (s = 0; s < samples; s++)
+		for (i = 0; i < n; i++) {
+			t0 = now_ns();
+			for (k = 0; k < (int)batch[i]; k++)
+				open_close(paths[i]);
+			res[(size_t)i * samples + s] = (now_ns() - t0) / batch[i];
+		}
+	for (i = 0; i < n; i++)
+		printf("%d %llu\n", i,
+		       (unsigned long long)median(res + (size_t)i * samples,
+						  samples));
+	return 0;
+}
+
+/* ---- fresh directories and trees ---------------------------------------- */
+
+static void make_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		die("create", path);
+	close(fd);
+}
+
+static int mkfresh(const char *dir, int n)
+{
+	char p[4096];
+	int i;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		die("mkdir", dir);
+	for (i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s/%d", dir, i);
+		if (mkdir(p, 0755) < 0)
+			die("mkdir", p);
+		snprintf(p, sizeof(p), "%s/%d/f", dir, i);
+		make_file(p);
+	}
+	return 0;
+}
+
+static int miss(const char *dir, int n)
+{
+	char (*p)[4096] = malloc((size_t)n * sizeof(*p));
+	uint64_t t0;
+	int i;
+
+	if (!p || n < 1)
+		return 1;
+	for (i = 0; i < n; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/%d/f", dir, i);
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		open_close(p[i]);
+	printf("%llu\n", (unsigned long long)((now_ns() - t0) / n));
+	return 0;
+}
+
+static int mktree(const char *dir, int nfiles)
+{
+	char p[4096];
+	int i;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		die("mkdir", dir);
+	for (i = 0; i < nfiles; i++) {
+		if (i % 100 == 0) {
+			snprintf(p, sizeof(p), "%s/%d", dir, i / 100);
+			if (mkdir(p, 0755) < 0)
+				die("mkdir", p);
+		}
+		snprintf(p, sizeof(p), "%s/%d/%d", dir, i / 100, i % 100);
+		make_file(p);
+	}
+	return 0;
+}
+
+/* ---- launch ---------------------------------------------------------- */
+
+static int launch(int n, char **argv)
+{
+	uint64_t *t = calloc(n, sizeof(*t)), t0;
+	int i, status, failed = 0, devnull;
+	pid_t pid;
+
+	if (!t || n < 1)
+		return 1;
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	for (i = 0; i < n; i++) {
+		fflush(NULL);
+		t0 = now_ns();
+		pid = fork();
+		if (pid < 0)
+			die("fork", NULL);
+		if (pid == 0) {
+			dup2(devnull, 1);
+			dup2(devnull, 2);
+			execvp(argv[0], argv);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) < 0)
+			die("waitpid", NULL);
+		t[i] = now_ns() - t0;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			failed++;
+	}
+	printf("%llu %d\n", (unsigned long long)median(t, n), failed);
+	return 0;
+}
+
+/* ---- marks and map entries ---------------------------------------------- */
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static int obj_get(const char *dir, const char *name)
+{
+	union bpf_attr a;
+	char p[4096];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	memset(&a, 0, sizeof(a));
+	a.pathname = (uint64_t)(uintptr_t)p;
+	fd = (int)sys_bpf(BPF_OBJ_GET, &a);
+	if (fd < 0)
+		die("bpf obj get", p);
+	return fd;
+}
+
+static int map_lookup(int map, const void *key, void *value)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map;
+	a.key = (uint64_t)(uintptr_t)key;
+	a.value = (uint64_t)(uintptr_t)value;
+	return (int)sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
+}
+
+/* bpf/maps.h: struct mark (kept in step by hand; checked by size) */
+#define MARK_SLOTS 4
+struct mark_slot {
+	uint64_t domain, mnt, generation;
+	uint32_t access, reserved;
+};
+struct mark {
+	uint32_t lock, reserved;
+	struct mark_slot slot[MARK_SLOTS];
+};
+
+static int marks_fd, domains_fd;
+static uint64_t generation;
+static unsigned long n_dirs, n_marked, n_slots, n_live, n_current;
+
+static int count_dir(const char *path, const struct stat *st, int flag,
+		     struct FTW *ftw)
+{
+	struct mark m;
+	uint8_t dom[256];
+	int fd, i;
+
+	(void)st;
+	(void)ftw;
+	if (flag != FTW_D)
+		return 0;
+	n_dirs++;
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (map_lookup(marks_fd, &fd, &m) == 0) {
+		n_marked++;
+		for (i = 0; i < MARK_SLOTS; i++) {
+			if (!m.slot[i].domain)
+				continue;
+			n_slots++;
+			if (map_lookup(domains_fd, &m.slot[i].domain, dom) == 0)
+				n_live++;
+			if (m.slot[i].generation == generation)
+				n_current++;
+		}
+	} else if (errno != ENOENT) {
+		die("lookup mark of", path);
+	}
+	close(fd);
+	return 0;
+}
+
+static int marks(const char *pindir, char **dirs, int n)
+{
+	union bpf_attr a;
+	struct bpf_map_info info;
+	uint32_t zero = 0;
+	int topo, i;
+
+	marks_fd = obj_get(pindir, "marks");
+	domains_fd = obj_get(pindir, "domains");
+	topo = obj_get(pindir, "topology");
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = marks_fd;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uint64_t)(uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0)
+		die("map info", "marks");
+	if (info.value_size != sizeof(struct mark)) {
+		fprintf(stderr, "openbench: marks value is %u bytes, expected %zu "
+			"(struct mark changed in bpf/maps.h?)\n",
+			info.value_size, sizeof(struct mark));
+		return 1;
+	}
+	if (map_lookup(topo, &zero, &generation) < 0)
+		die("lookup", "topology");
+	for (i = 0; i < n; i++)
+		if (nftw(dirs[i], count_dir, 64, FTW_PHYS | FTW_MOUNT) < 0)
+			die("walk", dirs[i]);
+	printf("dirs %lu marked %lu slots %lu live %lu current %lu\n", n_dirs,
+	       n_marked, n_slots, n_live, n_current);
+	return 0;
+}
+
+static int count(char **pins, int n)
+{
+	union bpf_attr a;
+	uint8_t key[256], next[256];
+	unsigned long entries;
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		memset(&a, 0, sizeof(a));
+		a.pathname = (uint64_t)(uintptr_t)pins[i];
+		fd = (int)sys_bpf(BPF_OBJ_GET, &a);
+		if (fd < 0)
+			die("bpf obj get", pins[i]);
+		entries = 0;
+		memset(&a, 0, sizeof(a));
+		a.map_fd = fd;
+		a.key = 0;	/* first key */
+		a.next_key = (uint64_t)(uintptr_t)next;
+		while (sys_bpf(BPF_MAP_GET_NEXT_KEY, &a) == 0) {
+			entries++;
+			memcpy(key, next, sizeof(key));
+			a.key = (uint64_t)(uintptr_t)key;
+		}
+		if (errno != ENOENT)
+			die("iterate", pins[i]);
+		printf("%lu\n", entries);
+		close(fd);
+	}
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: openbench open MS SAMPLES PATH...\n"
+		"       openbench mkfresh DIR N | miss DIR N | mktree DIR NFILES\n"
+		"       openbench launch N CMD [ARG...]\n"
+		"       openbench marks PINDIR DIR... | count PIN...\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "open") && argc >= 5)
+		return bench_open(atoi(argv[2]), atoi(argv[3]), argv + 4,
+				  argc - 4);
+	if (!strcmp(cmd, "mkfresh") && argc == 4)
+		return mkfresh(argv[2], atoi(argv[3]));
+	if (!strcmp(cmd, "miss") && argc == 4)
+		return miss(argv[2], atoi(argv[3]));
+	if (!strcmp(cmd, "mktree") && argc == 4)
+		return mktree(argv[2], atoi(argv[3]));
+	if (!strcmp(cmd, "launch") && argc >= 4)
+		return launch(atoi(argv[2]), argv + 3);
+	if (!strcmp(cmd, "marks") && argc >= 4)
+		return marks(argv[2], argv + 3, argc - 3);
+	if (!strcmp(cmd, "count") && argc >= 3)
+		return count(argv + 2, argc - 2);
+	return usage();
+}
