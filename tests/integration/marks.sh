@@ -25,6 +25,8 @@
 . "$(dirname "$0")/lib.sh"
 
 need_helpers
+# corral must not fall back to Landlock silently: that would test the oracle
+CORRAL_ARGS=${CORRAL_ARGS:---engine=bpf}
 is_root || skip_all "needs root (bind mounts)"
 STRESS=$CORRAL_HELPERS/stress
 [ -x "$STRESS" ] || skip_all "tests/helpers/stress is not built in $CORRAL_HELPERS"
