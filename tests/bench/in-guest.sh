@@ -1,0 +1,510 @@
+#!/bin/bash
+# tests/bench/in-guest.sh: the guest half of `make bench` (issue 9, (a)-(g)).
+# Run by tests/bench/run inside one guest boot per kernel, as root.  Prints
+# progress on stderr and, on stdout, the markdown table of this kernel.
+#
+# Every figure is a median; the variants of a measurement are interleaved
+# (A B C, C B A, A B C, ...) and rounds are added until, for every variant,
+# the median of the even rounds and the median of the odd rounds agree
+# within 5% (the "agree" column), or the round limit is reached (then the
+# row says "NO").
+#
+# Environment: CORRAL, CORRAL_HELPERS (built corral and static helpers);
+# BENCH_QUICK=1 for a short smoke run (figures meaningless);
+# BENCH_ONLY="a b ..." to run some sections only.
+set -u
+export LC_ALL=C
+: "${CORRAL:?}" "${CORRAL_HELPERS:?}"
+H=$CORRAL_HELPERS
+OB=$H/openbench
+LL=$H/ll-exec
+PROBE=$H/probe
+QUICK=${BENCH_QUICK:-0}
+ONLY=${BENCH_ONLY:-a b c d e f g p}
+W=${BENCH_DIR:-/tmp/corral-bench}
+kernel=$(uname -r)
+
+say() { echo "bench: $*" >&2; }
+only() { [[ " $ONLY " == *" $1 "* ]]; }
+
+rm -rf "$W" && mkdir -p "$W" || exit 1
+ROWS=$W/rows		# the table, one markdown row a line
+NOTES=$W/notes		# free text printed under the table
+: >"$ROWS"
+: >"$NOTES"
+note() { printf '%s\n' "$*" >>"$NOTES"; }
+
+if ! out=$("$CORRAL" setup 2>&1); then
+	echo "corral setup failed: $out"
+	exit 1
+fi
+say "$out"
+
+# ---- statistics --------------------------------------------------------
+
+# series NAME MIN MAX VARIANT...: runs the shell function v_VARIANT once per
+# variant per round, interleaved, each printing "KEY VALUE" lines; stops
+# after MIN rounds once every (variant, key) agrees within 5% between even
+# and odd rounds, or after MAX rounds.  Leaves $W/NAME.sum: lines
+# "VARIANT KEY MEDIAN DEVIATION% N".
+series() {
+	local name=$1 min=$2 max=$3 r i v
+	local -a vs=("${@:4}") order
+	local dat=$W/$name.dat
+	: >"$dat"
+	if [ "$QUICK" = 1 ]; then min=2 max=2; fi
+	for ((r = 0; r < max; r++)); do
+		order=()
+		if ((r % 2 == 0)); then
+			order=("${vs[@]}")
+		else
+			for ((i = ${#vs[@]} - 1; i >= 0; i--)); do order+=("${vs[i]}"); done
+		fi
+		for v in "${order[@]}"; do
+			# not in a pipeline: variants keep state in variables
+			"v_$v" >"$W/v.out"
+			while read -r key val; do
+				echo "$v $key $r $val"
+			done <"$W/v.out" >>"$dat"
+		done
+		if ((r + 1 >= min && (r + 1) % 2 == 0)); then
+			summarize "$dat" >"$W/$name.sum"
+			if awk '$4 > 5 { bad = 1 } END { exit bad }' "$W/$name.sum"; then
+				say "$name: converged after $((r + 1)) rounds"
+				return 0
+			fi
+		fi
+	done
+	summarize "$dat" >"$W/$name.sum"
+	say "$name: did not converge within 5% in $max rounds"
+}
+
+# summarize DAT: per (variant, key), the overall median, the deviation in
+# % between the even-round and odd-round medians, and the sample count
+summarize() {
+	awk '
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{
+		k = $1 " " $2
+		if (!(k in n)) { keys[++nk] = k }
+		n[k]++; all[k, n[k]] = $4
+		if ($3 % 2) { no[k]++; odd[k, no[k]] = $4 } else { ne[k]++; even[k, ne[k]] = $4 }
+	}
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = keys[i]
+			delete a; for (j = 1; j <= n[k]; j++) a[j] = all[k, j]; m = med(a, n[k])
+			dev = 100
+			if (ne[k] && no[k]) {
+				delete a; for (j = 1; j <= ne[k]; j++) a[j] = even[k, j]; me = med(a, ne[k])
+				delete a; for (j = 1; j <= no[k]; j++) a[j] = odd[k, j]; mo = med(a, no[k])
+				lo = me < mo ? me : mo
+				dev = lo > 0 ? 100 * (me > mo ? me - mo : mo - me) / lo : 0
+			}
+			printf "%s %.0f %.1f %d\n", k, m, dev, n[k]
+		}
+	}' "$1"
+}
+
+# get NAME VARIANT KEY [FIELD]: a figure of NAME.sum (3 median, 4 deviation)
+get() {
+	awk -v v="$2" -v k="$3" -v f="${4:-3}" '$1 == v && $2 == k { print $f }' \
+		"$W/$1.sum"
+}
+
+# ratio A B: A/B with 3 decimals
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? a / b : 0 }'; }
+# le A B: A <= B (numbers)
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+us() { awk -v a="$1" 'BEGIN { printf "%.2f", a / 1000 }'; }
+ms() { awk -v a="$1" 'BEGIN { printf "%.1f", a / 1000000 }'; }
+
+# row TEST WHAT VALUE TARGET MET AGREE
+row() {
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$@" >>"$ROWS"
+}
+# agree NAME VARIANT...: "yes (max d%)" or "NO (max d%)"
+agree() {
+	local name=$1 d
+	shift
+	d=$(awk -v vs=" $* " 'index(vs, " " $1 " ") && $4 > m { m = $4 } END { printf "%.1f", m + 0 }' "$W/$name.sum")
+	if le "$d" 5; then echo "yes (${d}%)"; else echo "NO (${d}%)"; fi
+}
+met() { if "$@"; then echo "**met**"; else echo "**MISSED**"; fi; }
+
+# ---- fixtures ------------------------------------------------------------
+
+# the deep tree: $TOP/d1/.../d63, a file f at every level; the file at
+# depth N is $TOP/d1/.../d(N-1)/f
+TOP=$W/deep
+deep_file() {
+	local p=$TOP i
+	for ((i = 1; i < $1; i++)); do p=$p/d$i; done
+	echo "$p/f"
+}
+mkdir -p "$(dirname "$(deep_file 64)")" || exit 1
+p=$TOP
+for ((i = 1; i <= 64; i++)); do
+	echo f >"$p/f"
+	p=$p/d$i
+done
+DEPTHS="1 8 32 64"
+PATHS=()
+for d in $DEPTHS; do PATHS+=("$(deep_file "$d")"); done
+MS=20 SAMPLES=15
+[ "$QUICK" = 1 ] && MS=5 SAMPLES=3
+
+# open_keys: openbench open output ("index ns") -> "dDEPTH ns"
+open_keys() {
+	local -a ds=($DEPTHS)
+	while read -r i ns; do echo "d${ds[$i]} $ns"; done
+}
+# --engine=bpf: never a silent fallback to Landlock
+CORRAL_BPF="$CORRAL --engine=bpf"
+corral_run() { $CORRAL_BPF --rx "$H" "$@"; }
+ll_run() { "$LL" --rx "$H" "$@"; }
+
+# ---- (a) unsandboxed open, programs attached vs detached ------------------
+
+attached=1
+set_attached() {
+	local out
+	if [ "$1" = 1 ] && [ $attached = 0 ]; then
+		out=$("$CORRAL" setup 2>&1) || say "setup failed: $out"
+	elif [ "$1" = 0 ] && [ $attached = 1 ]; then
+		out=$("$CORRAL" teardown --force 2>&1) || say "teardown failed: $out"
+	fi
+	attached=$1
+}
+v_attached() { set_attached 1; "$OB" open $MS $SAMPLES "${PATHS[@]}" | open_keys; }
+v_detached() { set_attached 0; "$OB" open $MS $SAMPLES "${PATHS[@]}" | open_keys; }
+
+if only a; then
+	say "(a) unsandboxed open+close, attached vs detached"
+	series a 4 10 attached detached
+	set_attached 1
+	for d in $DEPTHS; do
+		at=$(get a attached "d$d") de=$(get a detached "d$d") r=$(ratio "$at" "$de")
+		row "(a) unsandboxed open+close, depth $d" \
+			"attached $(us "$at") µs / detached $(us "$de") µs" "$r×" "≤ 1.05×" \
+			"$(met le "$r" 1.05)" "$(agree a attached detached)"
+	done
+fi
+
+# ---- (b) sandboxed open at depth 1, 8, 32, 64 ------------------------------
+
+v_none() { "$OB" open $MS $SAMPLES "${PATHS[@]}" | open_keys; }
+v_corral() { corral_run --ro "$TOP" -- "$OB" open $MS $SAMPLES "${PATHS[@]}" | open_keys; }
+v_landlock() { ll_run --ro "$TOP" -- "$OB" open $MS $SAMPLES "${PATHS[@]}" | open_keys; }
+
+if only b; then
+	say "(b) open+close at depth $DEPTHS: unsandboxed, corral, landlock"
+	series b 4 12 none corral landlock
+	for d in $DEPTHS; do
+		n=$(get b none "d$d") c=$(get b corral "d$d") l=$(get b landlock "d$d")
+		r=$(ratio "$c" "$n")
+		row "(b) depth $d: corral / unsandboxed" \
+			"unsandboxed $(us "$n") µs, corral $(us "$c") µs, landlock $(us "$l") µs" \
+			"$r×" "≤ 1.15×" "$(met le "$r" 1.15)" "$(agree b none corral landlock)"
+	done
+	n1=$(get b none d1) c1=$(get b corral d1) l1=$(get b landlock d1)
+	n64=$(get b none d64) c64=$(get b corral d64) l64=$(get b landlock d64)
+	oc1=$((c1 - n1)) oc64=$((c64 - n64)) ol64=$((l64 - n64)) ol1=$((l1 - n1))
+	r=$(ratio "$oc64" "$oc1")
+	if le "$oc64" 1000 || le "$r" 1.5; then flat=true; else flat=false; fi
+	row "(b) corral overhead flat: depth 64 vs depth 1" \
+		"overhead d1 $oc1 ns, d64 $oc64 ns" "$r×" "≤ 1.5× or d64 < 1 µs" \
+		"$(met $flat)" "$(agree b none corral)"
+	r=$(ratio "$oc64" "$ol64")
+	row "(b) depth 64: corral overhead / landlock overhead" \
+		"corral $oc64 ns, landlock $ol64 ns (landlock d1: $ol1 ns)" "$r×" \
+		"≤ 0.2×" "$(met le "$r" 0.2)" "$(agree b none corral landlock)"
+fi
+
+# ---- (c) the miss path: first access in a fresh directory at depth 64 ------
+
+NMISS=300
+[ "$QUICK" = 1 ] && NMISS=50
+MISSBASE=$(dirname "$(dirname "$(deep_file 63)")")	# depth 62
+miss_n=0
+fresh() { miss_n=$((miss_n + 1)); F=$MISSBASE/fresh$miss_n; "$OB" mkfresh "$F" $NMISS; }
+v_miss_none() { fresh && echo "miss $("$OB" miss "$F" $NMISS)"; }
+v_miss_corral() { fresh && echo "miss $(corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS)"; }
+v_miss_landlock() { fresh && echo "miss $(ll_run --ro "$TOP" -- "$OB" miss "$F" $NMISS)"; }
+
+if only c; then
+	say "(c) miss path at depth 64"
+	series c 4 12 miss_none miss_corral miss_landlock
+	n=$(get c miss_none miss) c=$(get c miss_corral miss) l=$(get c miss_landlock miss)
+	r=$(ratio "$c" "$l")
+	hit=
+	if [ -s "$W/b.sum" ]; then
+		hit=", corral hit at depth 64: $(us "$(get b corral d64)") µs"
+	fi
+	row "(c) first open in a fresh directory, depth 64: corral / landlock" \
+		"unsandboxed $(us "$n") µs, corral $(us "$c") µs, landlock $(us "$l") µs$hit" \
+		"$r×" "report only (may be slower)" "$(ratio $((c - n)) $((l - n)))× in overhead" \
+		"$(agree c miss_none miss_corral miss_landlock)"
+fi
+
+# ---- (d) launch --------------------------------------------------------------
+
+NL=5
+[ "$QUICK" = 1 ] && NL=2
+launch_key() { read -r ns fails; echo "launch $ns"; [ "$fails" = 0 ] || echo "failures $fails"; }
+v_true() { "$OB" launch $NL true | launch_key; }
+v_l_corral() { "$OB" launch $NL $CORRAL_BPF --rx /usr -- true | launch_key; }
+v_bwrap() { "$OB" launch $NL bwrap --ro-bind / / true | launch_key; }
+v_firejail() { "$OB" launch $NL firejail --quiet --noprofile true | launch_key; }
+# where a launch goes: the static probe alone, corral's own dynamic start,
+# and each launcher running the static probe instead of the dynamic true
+v_static() { "$OB" launch $NL "$PROBE" pid | launch_key; }
+v_c_version() { "$OB" launch $NL "$CORRAL" --version | launch_key; }
+v_c_static() { "$OB" launch $NL $CORRAL_BPF --rx "$H" -- "$PROBE" pid | launch_key; }
+v_b_static() { "$OB" launch $NL bwrap --ro-bind / / "$PROBE" pid | launch_key; }
+
+if only d; then
+	say "(d) launch: true, corral, bwrap, firejail"
+	lv=(true l_corral)
+	for t in bwrap firejail; do
+		if command -v $t >/dev/null; then
+			lv+=("$t")
+		else
+			note "(d): $t is not installed: not measured"
+		fi
+	done
+	series d 4 10 "${lv[@]}" static c_version c_static
+	if command -v bwrap >/dev/null; then
+		series d2 2 2 b_static
+	fi
+	t=$(get d true launch) c=$(get d l_corral launch) b=$(get d bwrap launch)
+	f=$(get d firejail launch)
+	awk '$2 == "failures" { n[$1]++ }
+	END { for (v in n) printf "(d): %s failed in %d round(s): its figure is not a valid launch\n", v, n[v] }' \
+		"$W/d.dat" >>"$NOTES"
+	r=$(ratio "$c" "${b:-0}")
+	row "(d) launch: corral --rx /usr -- true / bwrap --ro-bind / / true" \
+		"true $(ms "$t") ms, corral $(ms "$c") ms, bwrap $(ms "${b:-0}") ms, firejail $(ms "${f:-0}") ms" \
+		"$r×" "≤ 0.5×" "$( [ -n "$b" ] && met le "$r" 0.5 || echo "not measured")" \
+		"$(agree d "${lv[@]}")"
+	note "(d) where a launch goes (medians of $NL launches per round): static probe alone $(ms "$(get d static launch)") ms;" \
+		"\`corral --version\` (loading corral and its shared libraries, nothing else) $(ms "$(get d c_version launch)") ms;" \
+		"corral running the static probe $(ms "$(get d c_static launch)") ms$( [ -s "$W/d2.sum" ] && echo ", bwrap running it $(ms "$(get d2 b_static launch)") ms");" \
+		"plain dynamic true $(ms "$t") ms."
+fi
+
+# ---- (e) setup cost vs tree size --------------------------------------------
+
+if only e; then
+	NFILES=100000
+	[ "$QUICK" = 1 ] && NFILES=2000
+	say "(e) launching on a tree of $NFILES files vs an empty directory"
+	"$OB" mktree "$W/big" $NFILES || exit 1
+	mkdir -p "$W/empty"
+	v_big() { "$OB" launch $NL $CORRAL_BPF --rx "$H" --ro "$W/big" -- "$PROBE" pid | launch_key; }
+	v_empty() { "$OB" launch $NL $CORRAL_BPF --rx "$H" --ro "$W/empty" -- "$PROBE" pid | launch_key; }
+	series e 4 12 big empty
+	bg=$(get e big launch) em=$(get e empty launch) r=$(ratio "$bg" "$em")
+	if le 0.9 "$r" && le "$r" 1.1; then ok=true; else ok=false; fi
+	row "(e) launch with --ro on $NFILES files / on an empty dir" \
+		"big $(ms "$bg") ms, empty $(ms "$em") ms" "$r×" "1.0 ± 0.1" \
+		"$(met $ok)" "$(agree e big empty)"
+fi
+
+# ---- (f) no leak after 1,000 sequential sandboxes ---------------------------
+
+PIN=/sys/fs/bpf/corral
+# counts: "rules N domains N ioctl N | marks: dirs .. marked .. slots .. live .. current .."
+counts() {
+	local m r d i
+	r=$(bpftool map dump pinned $PIN/rules 2>/dev/null | grep -c '"key"\|^key')
+	d=$(bpftool map dump pinned $PIN/domains 2>/dev/null | grep -c '"key"\|^key')
+	i=$(bpftool map dump pinned $PIN/ioctl_denied 2>/dev/null | grep -c '"key"\|^key')
+	m=$("$OB" marks $PIN "$W/leak" "$H" 2>&1)
+	echo "rules $r, domains $d, ioctl_denied $i; marks ($m)"
+}
+if only f; then
+	NS=1000
+	[ "$QUICK" = 1 ] && NS=20
+	say "(f) $NS sequential sandboxes"
+	# a clean baseline: nothing left by the sections before
+	"$CORRAL" teardown --force >/dev/null 2>&1
+	"$CORRAL" setup >/dev/null || exit 1
+	mkdir -p "$W/leak/a/b/c"
+	echo x >"$W/leak/a/b/c/f"
+	echo y >"$W/leak/f"
+	c0=$(counts)
+	dump=$(bpftool map dump pinned $PIN/marks 2>&1 | head -n 2 | tr '\n' ' ')
+	"$OB" launch 1 $CORRAL_BPF --rx "$H" --ro "$W/leak" -- "$PROBE" read "$W/leak/a/b/c/f" + read "$W/leak/f" >/dev/null
+	c1=$(counts)
+	t0=$EPOCHREALTIME
+	res=$("$OB" launch $NS $CORRAL_BPF --rx "$H" --ro "$W/leak" -- "$PROBE" read "$W/leak/a/b/c/f" + read "$W/leak/f")
+	t1=$EPOCHREALTIME
+	cn=$(counts)
+	note "(f) entry counts (rules and domains: bpftool map dump of the pinned hash maps; marks: \`openbench marks\`, which looks every directory under the sandboxes' trees ($W/leak and $H) up in the pinned inode-storage map through an O_PATH fd, because bpftool cannot dump inode storage: \"${dump% }\"):"
+	note "- before any sandbox: $c0"
+	note "- after 1 sandbox:    $c1"
+	note "- what stays: the rules of the last (dead) domain, until the next launch reclaims them (reclaim_dead_rules in sandbox/engine_bpf.c); the mark storage on the directories the sandboxes used, holding dead domains' slots (reused by later domains, freed with the inode)."
+	note "- after $NS more:     $cn  (median launch $(ms "${res%% *}") ms, ${res#* } failed, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s in all)"
+	h0=${c0%%;*} h1=${c1%%;*} hn=${cn%%;*}
+	mk() { echo "$1" | sed -n 's/.*marked \([0-9]*\) slots \([0-9]*\).*/\1 \2/p'; }
+	m0=$(mk "$c0") m1=$(mk "$c1") mn=$(mk "$cn")
+	livn=$(echo "$cn" | sed -n 's/.*live \([0-9]*\).*/\1/p')
+	if [ "$h0" = "$hn" ] && [ "$m0" = "$mn" ] && [ "${livn:-1}" = 0 ] &&
+		[ "${res#* }" = 0 ]; then
+		fok=**met**
+	elif [ "$h1" = "$hn" ] && [ "$m1" = "$mn" ] && [ "${livn:-1}" = 0 ]; then
+		fok="**MISSED** as worded: not back to the empty baseline, but no growth (same counts after 1 and after $NS sandboxes; see below)"
+	else
+		fok=**MISSED**
+	fi
+	row "(f) entries after $NS sequential sandboxes" \
+		"maps: $hn (before: $h0); marked dirs/slots: $(echo "$cn" | sed -n 's/.*marked \([0-9]*\) slots \([0-9]*\).*/\1 dirs, \2 slots/p') (after 1 sandbox: $(echo "$c1" | sed -n 's/.*marked \([0-9]*\) slots \([0-9]*\).*/\1 dirs, \2 slots/p')), live slots $livn" \
+		"—" "back to baseline" "$fok" "—"
+fi
+
+# ---- (g) real work -------------------------------------------------------------
+
+SYSRX=
+for d in /usr /bin /sbin /lib /lib64 /lib32 /libx32; do
+	[ -e "$d" ] && SYSRX="$SYSRX --rx $d"
+done
+G=$W/g
+gen_project() { # DIR: a small C project, NF sources and a Makefile
+	local d=$1 i j nf=16
+	[ "$QUICK" = 1 ] && nf=4
+	mkdir -p "$d"
+	{
+		printf 'CFLAGS = -O1\nOBJS ='
+		for ((i = 0; i < nf; i++)); do printf ' m%d.o' $i; done
+		printf ' main.o\n\nprog: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n\n%%.o: %%.c common.h\n\t$(CC) $(CFLAGS) -c -o $@ $<\n'
+	} >"$d/Makefile"
+	printf '#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n' >"$d/common.h"
+	for ((i = 0; i < nf; i++)); do
+		printf 'int f%d(int);\n' $i >>"$d/common.h"
+		{
+			printf '#include "common.h"\n'
+			for ((j = 0; j < 8; j++)); do
+				printf 'static int g%d_%d(int x) { char b[64]; snprintf(b, sizeof b, "%%d", x * %d); return (int)strlen(b) + x; }\n' $i $j $j
+			done
+			printf 'int f%d(int x) { int s = 0;' $i
+			for ((j = 0; j < 8; j++)); do printf ' s += g%d_%d(x + %d);' $i $j $j; done
+			printf ' return s; }\n'
+		} >"$d/m$i.c"
+	done
+	{
+		printf '#include "common.h"\nint main(void) { int s = 0;'
+		for ((i = 0; i < nf; i++)); do printf ' s += f%d(%d);' $i $i; done
+		printf ' printf("%%d\\n", s); return 0; }\n'
+	} >"$d/main.c"
+}
+g_n=0
+g_prepare() { # fresh work dirs for one run
+	g_n=$((g_n + 1))
+	rm -rf "$G/run"
+	mkdir -p "$G/run/x" "$G/run/tmp"
+	cp -a "$G/proj" "$G/run/proj"
+}
+TAR_CMD="tar -xf $G/doc.tar -C $G/run/x && find $G/run/x -type f -exec cat {} + | wc -c"
+MAKE_CMD="make -s -C $G/run/proj -j2"
+g_rules() { echo "$SYSRX --ro /etc --ro $G/doc.tar --rw $G/run"; }
+g_time() { # LAUNCHER...: prints "tar NS" and "make NS"
+	local t
+	g_prepare
+	t=$("$OB" launch 1 "$@" env TMPDIR="$G/run/tmp" bash -c "$TAR_CMD")
+	echo "tar ${t%% *}"
+	[ "${t#* }" = 0 ] || echo "failures_tar ${t#* }"
+	t=$("$OB" launch 1 "$@" env TMPDIR="$G/run/tmp" bash -c "$MAKE_CMD")
+	echo "make ${t%% *}"
+	[ "${t#* }" = 0 ] || echo "failures_make ${t#* }"
+}
+# shellcheck disable=SC2046
+v_g_none() { g_time; }
+# shellcheck disable=SC2046
+v_g_corral() { g_time $CORRAL_BPF $(g_rules) --; }
+# shellcheck disable=SC2046
+v_g_landlock() { g_time "$LL" $(g_rules) --; }
+
+if only g; then
+	say "(g) real work: tar of /usr/share/doc, make -j2"
+	mkdir -p "$G"
+	if [ "$QUICK" = 1 ]; then
+		tar -cf "$G/doc.tar" -C /usr/share/doc apt bash 2>/dev/null
+	else
+		tar -cf "$G/doc.tar" -C /usr/share doc 2>/dev/null
+	fi
+	gen_project "$G/proj"
+	note "(g): tarball $(du -m "$G/doc.tar" | cut -f1) MB, $(tar -tf "$G/doc.tar" | wc -l) entries; project: $(ls "$G/proj"/*.c | wc -l) C files; rules for corral and landlock: $(g_rules)"
+	series g 4 8 g_none g_corral g_landlock
+	awk '$2 ~ /^failures/ { n[$1 " " $2]++ }
+	END { for (k in n) printf "(g): %s in %d round(s): its figure is not valid\n", k, n[k] }' \
+		"$W/g.dat" >>"$NOTES"
+	for k in tar make; do
+		n=$(get g g_none $k) c=$(get g g_corral $k) l=$(get g g_landlock $k)
+		r=$(ratio "$c" "$n") rl=$(ratio "$c" "$l")
+		if le "$r" 1.05 && le "$c" "$l"; then ok=true; else ok=false; fi
+		case $k in
+		tar) what="extract + read back /usr/share/doc" ;;
+		make) what="make -j2 of a generated C project" ;;
+		esac
+		row "(g) $what: corral / unsandboxed (corral / landlock)" \
+			"unsandboxed $(ms "$n") ms, corral $(ms "$c") ms, landlock $(ms "$l") ms" \
+			"$r× ($rl×)" "≤ 1.05× and ≤ landlock" "$(met $ok)" \
+			"$(agree g g_none g_corral g_landlock)"
+	done
+fi
+
+# ---- profile of the programs (bpf_stats_enabled) ---------------------------
+
+if only p; then
+	say "profile: run_time_ns / run_cnt per program"
+	sysctl -q kernel.bpf_stats_enabled=1
+	prof() { # LABEL CMD...: per-program mean ns over the runs CMD caused
+		local label=$1
+		shift
+		bpftool prog show >"$W/p0"
+		"$@" >/dev/null
+		bpftool prog show >"$W/p1"
+		awk -v label="$label" '
+		/ name / {
+			name = ""; rt = 0; rc = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i == "name") name = $(i + 1)
+				if ($i == "run_time_ns") rt = $(i + 1)
+				if ($i == "run_cnt") rc = $(i + 1)
+			}
+			if (name !~ /^corral_/) next
+			if (FILENAME ~ /p0$/) { t0[name] = rt; c0[name] = rc }
+			else if (rc > c0[name]) {
+				printf "- %s: %s: %d runs, %.0f ns per run\n", label, name,
+					rc - c0[name], (rt - t0[name]) / (rc - c0[name])
+			}
+		}' "$W/p0" "$W/p1" >>"$NOTES"
+	}
+	note ""
+	note "Profile (kernel.bpf_stats_enabled=1, which itself adds a little to every run; bpftool prog show run_time_ns/run_cnt deltas):"
+	prof "(a) unsandboxed, depth 1..64" "$OB" open 5 3 "${PATHS[@]}"
+	prof "(b) corral, hits, depth 1..64" corral_run --ro "$TOP" -- "$OB" open 5 3 "${PATHS[@]}"
+	fresh
+	prof "(c) corral, $NMISS misses at depth 64" corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS
+	sysctl -q kernel.bpf_stats_enabled=0
+fi
+
+# ---- the table -------------------------------------------------------------------
+
+echo "### Kernel $kernel (QEMU TCG guest: absolute times are distorted, compare the ratios)"
+echo
+echo "| test | figures (medians) | ratio | target | met | same variant twice agrees within 5% (max deviation) |"
+echo "|---|---|---|---|---|---|"
+cat "$ROWS"
+if [ -s "$NOTES" ]; then
+	echo
+	cat "$NOTES"
+fi
+echo
