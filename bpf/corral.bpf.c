@@ -58,15 +58,18 @@
 #include "corral_abi.h"
 #include "maps.h"
 #include "marks.h"
+#include "events.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 extern int LINUX_KERNEL_VERSION __kconfig;
 
 /* For operations no sandboxed task may do at all. */
-static __always_inline int deny_in_domain(void)
+static __always_inline int deny_in_domain(__u32 hook)
 {
-	return task_dom() ? -EPERM : 0;
+	struct corral_task *t = task_dom();
+
+	return t ? report(t, NULL, NULL, 0, hook, -EPERM) : 0;
 }
 
 /* Pipes, sockets and anonymous inodes live on internal mounts: not paths. */
@@ -109,12 +112,24 @@ static __always_inline int covers(long granted, __u32 want)
 	return granted >= 0 && ((__u32)granted & want) == want;
 }
 
-static __always_inline int check_path(struct corral_task *t,
-				      const struct path *path, __u32 want)
+static __always_inline __u32 missing(long granted, __u32 want)
 {
+	return granted < 0 ? want : want & ~(__u32)granted;
+}
+
+static __always_inline int check_path(struct corral_task *t,
+				      const struct path *path, __u32 want,
+				      __u32 hook)
+{
+	long granted;
+
 	if (!want || is_internal(path->dentry))
 		return 0;
-	return covers(object_granted(t, path), want) ? 0 : -EACCES;
+	granted = object_granted(t, path);
+	if (covers(granted, want))
+		return 0;
+	return report(t, path->mnt, path->dentry, missing(granted, want),
+		      hook, -EACCES);
 }
 
 /*
@@ -198,7 +213,8 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	want = open_access(file);
 	granted = object_granted(t, &file->f_path);
 	if (!covers(granted, want))
-		return -EACCES;
+		return report(t, file->f_path.mnt, file->f_path.dentry,
+			      missing(granted, want), CORRAL_HOOK_OPEN, -EACCES);
 	/* ioctl on a device is decided now, as Landlock does. */
 	if (S_ISDEV(file->f_inode->i_mode) &&
 	    !covers(granted, CORRAL_ACCESS_IOCTL))
@@ -235,12 +251,17 @@ int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
 	__u64 key = (__u64)file;
+	struct corral_task *t;
 
 	if (ret)
 		return ret;
-	if (!task_dom() || ioctl_always_allowed(cmd))
+	t = task_dom();
+	if (!t || ioctl_always_allowed(cmd))
 		return 0;
-	return bpf_map_lookup_elem(&ioctl_denied, &key) ? -EACCES : 0;
+	if (!bpf_map_lookup_elem(&ioctl_denied, &key))
+		return 0;
+	return report(t, file->f_path.mnt, file->f_path.dentry,
+		      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL, -EACCES);
 }
 
 SEC("lsm/file_free_security")
@@ -258,7 +279,7 @@ void BPF_PROG(corral_file_free, struct file *file)
 SEC("lsm/uring_override_creds")
 int BPF_PROG(corral_uring_override_creds, const struct cred *new, int ret)
 {
-	return ret ? ret : deny_in_domain();
+	return ret ? ret : deny_in_domain(CORRAL_HOOK_OPEN);
 }
 
 /* truncate(2), O_TRUNC and (before 6.2) ftruncate(2). */
@@ -272,7 +293,7 @@ int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 	t = task_dom();
 	if (!t)
 		return 0;
-	return check_path(t, path, CORRAL_ACCESS_TRUNCATE);
+	return check_path(t, path, CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE);
 }
 
 /* ftruncate(2) and O_TRUNC since 6.2; not attached where the hook is absent. */
@@ -286,7 +307,8 @@ int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 	t = task_dom();
 	if (!t)
 		return 0;
-	return check_path(t, &file->f_path, CORRAL_ACCESS_TRUNCATE);
+	return check_path(t, &file->f_path, CORRAL_ACCESS_TRUNCATE,
+			  CORRAL_HOOK_TRUNCATE);
 }
 
 static __always_inline int check_dir_op(const struct path *dir, __u32 want)
@@ -295,7 +317,8 @@ static __always_inline int check_dir_op(const struct path *dir, __u32 want)
 
 	if (!t)
 		return 0;
-	return check_path(t, dir, want);
+	return check_path(t, dir, want, want == CORRAL_ACCESS_CREATE ?
+			  CORRAL_HOOK_CREATE : CORRAL_HOOK_REMOVE);
 }
 
 SEC("lsm/path_mknod")
@@ -368,22 +391,29 @@ static __always_inline int check_refer(struct corral_task *t,
 				       struct dentry *dst,
 				       struct dentry *new_dentry,
 				       __u32 src_want, __u32 dst_want,
-				       int exchange)
+				       int exchange, __u32 hook)
 {
 	long from, to;
 
 	from = dir_granted(t->domain, mnt, src, src->d_inode);
-	if (src == dst)
-		return covers(from, src_want | dst_want) ? 0 : -EACCES;
+	if (src == dst) {
+		if (covers(from, src_want | dst_want))
+			return 0;
+		return report(t, mnt, dst, missing(from, src_want | dst_want),
+			      hook, -EACCES);
+	}
+	if (!covers(from, src_want))
+		return report(t, mnt, src, missing(from, src_want), hook,
+			      -EACCES);
 	to = dir_granted(t->domain, mnt, dst, dst->d_inode);
-	if (!covers(from, src_want) || !covers(to, dst_want))
-		return -EACCES;
-	if (!(from & to & CORRAL_ACCESS_REFER))
-		return -EXDEV;
-	if (gains_access(t->domain, old_dentry, from, to))
-		return -EXDEV;
-	if (exchange && gains_access(t->domain, new_dentry, to, from))
-		return -EXDEV;
+	if (!covers(to, dst_want))
+		return report(t, mnt, dst, missing(to, dst_want), hook,
+			      -EACCES);
+	if (!(from & to & CORRAL_ACCESS_REFER) ||
+	    gains_access(t->domain, old_dentry, from, to) ||
+	    (exchange && gains_access(t->domain, new_dentry, to, from)))
+		return report(t, mnt, old_dentry, CORRAL_ACCESS_REFER, hook,
+			      -EXDEV);
 	return 0;
 }
 
@@ -401,7 +431,7 @@ int BPF_PROG(corral_path_link, struct dentry *old_dentry,
 		return 0;
 	return check_refer(t, new_dir->mnt, old_dentry->d_parent, old_dentry,
 			   new_dir->dentry, new_dentry,
-			   0, CORRAL_ACCESS_CREATE, 0);
+			   0, CORRAL_ACCESS_CREATE, 0, CORRAL_HOOK_LINK);
 }
 
 SEC("lsm/path_rename")
@@ -427,7 +457,7 @@ int BPF_PROG(corral_path_rename, const struct path *old_dir,
 	}
 	return check_refer(t, new_dir->mnt, old_dir->dentry, old_dentry,
 			   new_dir->dentry, new_dentry, src_want, dst_want,
-			   exchange);
+			   exchange, CORRAL_HOOK_RENAME);
 }
 
 /* Mount changes: EPERM inside any sandbox, as Landlock does. */
@@ -436,33 +466,33 @@ SEC("lsm/sb_mount")
 int BPF_PROG(corral_sb_mount, const char *dev_name, const struct path *path,
 	     const char *type, unsigned long flags, void *data, int ret)
 {
-	return ret ? ret : deny_in_domain();
+	return ret ? ret : deny_in_domain(CORRAL_HOOK_MOUNT);
 }
 
 SEC("lsm/sb_umount")
 int BPF_PROG(corral_sb_umount, struct vfsmount *mnt, int flags, int ret)
 {
-	return ret ? ret : deny_in_domain();
+	return ret ? ret : deny_in_domain(CORRAL_HOOK_MOUNT);
 }
 
 SEC("lsm/sb_remount")
 int BPF_PROG(corral_sb_remount, struct super_block *sb, void *mnt_opts, int ret)
 {
-	return ret ? ret : deny_in_domain();
+	return ret ? ret : deny_in_domain(CORRAL_HOOK_MOUNT);
 }
 
 SEC("lsm/sb_pivotroot")
 int BPF_PROG(corral_sb_pivotroot, const struct path *old_path,
 	     const struct path *new_path, int ret)
 {
-	return ret ? ret : deny_in_domain();
+	return ret ? ret : deny_in_domain(CORRAL_HOOK_MOUNT);
 }
 
 SEC("lsm/move_mount")
 int BPF_PROG(corral_move_mount, const struct path *from_path,
 	     const struct path *to_path, int ret)
 {
-	return ret ? ret : deny_in_domain();
+	return ret ? ret : deny_in_domain(CORRAL_HOOK_MOUNT);
 }
 
 /*

@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 2
+#define CORRAL_ABI_VERSION 3
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -89,6 +89,51 @@ struct corral_task {
 
 /* The domain has rules on non-directories: look up a file's own rule. */
 #define CORRAL_TASK_FILE_RULES (1u << 0)
+/* Audit only (corral learn): record what would be denied, deny nothing. */
+#define CORRAL_TASK_AUDIT      (1u << 1)
+
+/*
+ * Ring buffer "events": one struct corral_event per denial (or, in an
+ * audit domain, per access that would have been denied).  The path is
+ * given as names from the object up, as the BPF side reads them from
+ * dentries; the reader joins them in reverse.
+ *
+ * Example: cat reading /home/u/.ssh/id_rsa in domain 0x5eed... gives
+ *   { .domain = 0x5eed..., .pid = 4242, .access = CORRAL_ACCESS_READ,
+ *     .hook = CORRAL_HOOK_OPEN, .error = -13, .n_names = 4,
+ *     .comm = "cat", .names = { "id_rsa", ".ssh", "u", "home" } }
+ */
+enum corral_hook {
+	CORRAL_HOOK_OPEN = 1,
+	CORRAL_HOOK_TRUNCATE,
+	CORRAL_HOOK_CREATE,
+	CORRAL_HOOK_REMOVE,
+	CORRAL_HOOK_LINK,
+	CORRAL_HOOK_RENAME,
+	CORRAL_HOOK_IOCTL,
+	CORRAL_HOOK_MOUNT,
+	CORRAL_HOOK_MAX = CORRAL_HOOK_MOUNT,
+};
+
+#define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */
+#define CORRAL_EVENT_NAME_LEN 64  /* bytes per component, NUL included */
+#define CORRAL_EVENT_TRUNCATED (1u << 0)  /* more components above */
+
+struct corral_event {
+	__u64 domain;
+	__u64 time_ns;      /* bpf_ktime_get_ns() */
+	__u32 pid;          /* thread group id */
+	__u32 access;       /* the rights missing (enum corral_access) */
+	__u32 hook;         /* enum corral_hook */
+	__s32 error;        /* -EACCES, -EXDEV, -EPERM */
+	__u32 n_names;      /* valid entries in names */
+	__u32 flags;        /* CORRAL_EVENT_* */
+	char comm[16];
+	char names[CORRAL_EVENT_NAMES][CORRAL_EVENT_NAME_LEN];
+};
+
+/* Size of the "events" ring buffer: a power of two, in bytes. */
+#define CORRAL_EVENTS_BYTES (1u << 20)
 
 /*
  * Task storage "task_register": the launcher's channel for turning an
@@ -129,6 +174,8 @@ _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_domain) == 24, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 16, "task layout");
 _Static_assert(sizeof(struct corral_register) == 16, "register layout");
+_Static_assert(sizeof(struct corral_event) ==
+	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
 _Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_IOCTL << 1) - 1),
 	       "CORRAL_ACCESS_ALL covers every right");
 #endif

@@ -30,8 +30,13 @@ struct inode {
 	struct super_block *i_sb;
 };
 
+struct qstr {
+	const unsigned char *name;
+};
+
 struct dentry {
 	struct dentry *d_parent;
+	struct qstr d_name;
 	struct inode *d_inode;
 	struct super_block *d_sb;
 };

@@ -106,6 +106,28 @@ struct {
 	__type(value, __u64);
 } topology SEC(".maps");
 
+/* Denials, for `corral --log` and `corral learn` (struct corral_event). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, CORRAL_EVENTS_BYTES);
+} events SEC(".maps");
+
+/* [0] -> events the ring buffer had no room for. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} events_lost SEC(".maps");
+
+/* Per-CPU scratch where an event is built before it is copied out. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct corral_event);
+} event_scratch SEC(".maps");
+
 static __always_inline struct corral_task *task_dom(void)
 {
 	return bpf_task_storage_get(&task_domain, bpf_get_current_task_btf(),

@@ -71,11 +71,19 @@ pids=($out)
 
 if command -v setpriv >/dev/null; then
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$CORRAL" --rx /usr -- true 2>&1)
+		"$CORRAL" --engine=bpf --rx /usr -- true 2>&1)
 	rc=$?
 	[ "$rc" = 125 ] && [[ $out == *CAP_BPF* ]] &&
-		ok "without CAP_BPF corral exits 125 and names CAP_BPF" ||
-		not_ok "without CAP_BPF corral exits 125 and names CAP_BPF" \
+		ok "without CAP_BPF --engine=bpf exits 125 and names CAP_BPF" ||
+		not_ok "without CAP_BPF --engine=bpf exits 125 and names CAP_BPF" \
+			"exit $rc: $out"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$CORRAL" --rx /usr -- cat /etc/shadow 2>&1)
+	rc=$?
+	[ "$rc" = 1 ] && [[ $out == "corral: using Landlock ABI "*"CAP_BPF"* ]] &&
+		[[ $out == *"shadow: Permission denied"* ]] &&
+		ok "without CAP_BPF auto falls back to Landlock, naming why" ||
+		not_ok "without CAP_BPF auto falls back to Landlock, naming why" \
 			"exit $rc: $out"
 else
 	skip "without CAP_BPF corral exits 125" "setpriv not installed"
@@ -97,7 +105,7 @@ out=$("$CORRAL" status 2>&1)
 is "$?:$out" "0:bpf LSM: active
 programs: not set up (run 'corral setup' as root)" \
 	"status after teardown says programs are not set up"
-out=$("$CORRAL" --rx /usr -- true 2>&1)
+out=$("$CORRAL" --engine=bpf --rx /usr -- true 2>&1)
 rc=$?
 [ "$rc" = 125 ] && [[ $out == *"corral setup"* ]] &&
 	ok "launching without setup exits 125 and says to run corral setup" ||

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * events.h - every denial goes through report(): it emits a struct
+ * corral_event and returns the verdict (0 in an audit-only domain).
+ */
+#ifndef CORRAL_EVENTS_H
+#define CORRAL_EVENTS_H
+
+#include "maps.h"
+#include <bpf/bpf_core_read.h>
+
+struct name_walk {
+	struct dentry *dentry;
+	struct vfsmount *mnt;
+};
+
+static __always_inline struct corral_event *scratch_event(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&event_scratch, &zero);
+}
+
+/* One path component per call, leaf first, crossing mounts as walk.h. */
+static long name_step(__u32 index, void *data)
+{
+	struct name_walk *w = data;
+	struct dentry *dentry = w->dentry;
+	struct vfsmount *vfsmnt = w->mnt;
+	struct corral_event *ev = scratch_event();
+	struct mount *mnt, *mnt_parent;
+	struct dentry *parent;
+	__u32 n;
+
+	if (!ev)
+		return 1;
+	if (dentry == BPF_CORE_READ(vfsmnt, mnt_root)) {
+		mnt = (void *)vfsmnt - bpf_core_field_offset(struct mount, mnt);
+		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
+		if (mnt_parent == mnt)
+			return 1;
+		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = (void *)mnt_parent +
+			 bpf_core_field_offset(struct mount, mnt);
+		return 0;
+	}
+	parent = BPF_CORE_READ(dentry, d_parent);
+	if (parent == dentry)
+		return 1;
+	n = ev->n_names;
+	if (n >= CORRAL_EVENT_NAMES) {
+		ev->flags |= CORRAL_EVENT_TRUNCATED;
+		return 1;
+	}
+	bpf_probe_read_kernel_str(ev->names[n], CORRAL_EVENT_NAME_LEN,
+				  BPF_CORE_READ(dentry, d_name.name));
+	ev->n_names = n + 1;
+	w->dentry = parent;
+	return 0;
+}
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *lost = bpf_map_lookup_elem(&events_lost, &zero);
+
+	if (lost)
+		__sync_fetch_and_add(lost, 1);
+}
+
+/*
+ * Records that @t was refused @access on the object at @dentry (in @mnt;
+ * both may be NULL for pathless operations) and returns the verdict.
+ */
+static __always_inline int report(struct corral_task *t, struct vfsmount *mnt,
+				  struct dentry *dentry, __u32 access,
+				  __u32 hook, int error)
+{
+	struct corral_event *ev = scratch_event();
+	struct name_walk w = { .dentry = dentry, .mnt = mnt };
+	int verdict = (t->flags & CORRAL_TASK_AUDIT) ? 0 : error;
+
+	if (!ev)
+		return verdict;
+	ev->domain = t->domain;
+	ev->time_ns = bpf_ktime_get_ns();
+	ev->pid = bpf_get_current_pid_tgid() >> 32;
+	ev->access = access;
+	ev->hook = hook;
+	ev->error = error;
+	ev->n_names = 0;
+	ev->flags = 0;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	if (dentry && mnt)
+		bpf_loop(CORRAL_MAX_DEPTH, name_step, &w, 0);
+	if (bpf_ringbuf_output(&events, ev, sizeof(*ev), 0))
+		count_lost();
+	return verdict;
+}
+
+#endif /* CORRAL_EVENTS_H */

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include "events.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "engine_bpf.h"
+#include "policy.h"
+#include "util.h"
+
+struct event_reader {
+	struct ring_buffer *rb;
+	int map_fd;
+	uint64_t domain;
+	event_fn fn;
+	void *data;
+};
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct event_reader *r = ctx;
+	const struct corral_event *ev = data;
+
+	if (size < sizeof(*ev) || ev->domain != r->domain)
+		return 0;
+	r->fn(ev, r->data);
+	return 0;
+}
+
+struct event_reader *events_open(uint64_t domain, event_fn fn, void *data)
+{
+	struct event_reader *r = xcalloc(1, sizeof(*r));
+
+	r->domain = domain;
+	r->fn = fn;
+	r->data = data;
+	r->map_fd = bpf_obj_get(CORRAL_PIN_DIR "/events");
+	if (r->map_fd < 0) {
+		error_errno(errno, "opening " CORRAL_PIN_DIR "/events (hint: "
+			    "'corral teardown --force && corral setup' to load "
+			    "programs that log)");
+		free(r);
+		return NULL;
+	}
+	r->rb = ring_buffer__new(r->map_fd, on_sample, r, NULL);
+	if (!r->rb) {
+		error_errno(errno, "mapping the events ring buffer");
+		close(r->map_fd);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int exit_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	return 128 + WTERMSIG(wstatus);
+}
+
+int events_follow(struct event_reader *r, pid_t child)
+{
+	int wstatus;
+
+	/* The terminal signals the whole group; the command decides. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	for (;;) {
+		pid_t done = waitpid(child, &wstatus, WNOHANG);
+
+		if (done == child)
+			break;
+		if (done < 0 && errno != EINTR)
+			die_errno("waiting for the sandboxed command (pid %d)",
+				  (int)child);
+		ring_buffer__poll(r->rb, 100);
+	}
+	while (ring_buffer__consume(r->rb) > 0)
+		;
+	return exit_status(wstatus);
+}
+
+void events_close(struct event_reader *r)
+{
+	if (!r)
+		return;
+	ring_buffer__free(r->rb);
+	close(r->map_fd);
+	free(r);
+}
+
+uint64_t events_lost(void)
+{
+	uint64_t lost = 0;
+	uint32_t zero = 0;
+	int fd = bpf_obj_get(CORRAL_PIN_DIR "/events_lost");
+
+	if (fd < 0)
+		return 0;
+	if (bpf_map_lookup_elem(fd, &zero, &lost) < 0)
+		lost = 0;
+	close(fd);
+	return lost;
+}
+
+char *event_path(const struct corral_event *ev, char *buf, size_t size)
+{
+	size_t used = 0;
+	uint32_t n = ev->n_names < CORRAL_EVENT_NAMES ? ev->n_names
+						       : CORRAL_EVENT_NAMES;
+
+	buf[0] = '\0';
+	if (!n)
+		return buf;
+	if (ev->flags & CORRAL_EVENT_TRUNCATED)
+		used = (size_t)snprintf(buf, size, "...");
+	for (uint32_t i = n; i-- > 0 && used < size;)
+		used += (size_t)snprintf(buf + used, size - used, "/%.*s",
+					 CORRAL_EVENT_NAME_LEN,
+					 ev->names[i]);
+	return buf;
+}
+
+const char *event_hook_name(uint32_t hook)
+{
+	static const char *const names[CORRAL_HOOK_MAX + 1] = {
+		[CORRAL_HOOK_OPEN] = "open",
+		[CORRAL_HOOK_TRUNCATE] = "truncate",
+		[CORRAL_HOOK_CREATE] = "create",
+		[CORRAL_HOOK_REMOVE] = "remove",
+		[CORRAL_HOOK_LINK] = "link",
+		[CORRAL_HOOK_RENAME] = "rename",
+		[CORRAL_HOOK_IOCTL] = "ioctl",
+		[CORRAL_HOOK_MOUNT] = "mount",
+	};
+
+	return hook <= CORRAL_HOOK_MAX && names[hook] ? names[hook] : "?";
+}
+
+static void flush_suppressed(struct log_printer *p)
+{
+	if (!p->suppressed)
+		return;
+	fprintf(p->out, "corral: %llu more denial%s not shown (rate limit "
+		"%u a second)\n", (unsigned long long)p->suppressed,
+		p->suppressed == 1 ? "" : "s", p->per_second);
+	p->suppressed = 0;
+}
+
+void log_print_event(const struct corral_event *ev, void *printer)
+{
+	struct log_printer *p = printer;
+	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
+	char rights[128];
+	const char *what;
+
+	if (ev->time_ns - p->window_ns >= 1000000000ull) {
+		flush_suppressed(p);
+		p->window_ns = ev->time_ns;
+		p->in_window = 0;
+	}
+	if (++p->in_window > p->per_second) {
+		p->suppressed++;
+		return;
+	}
+	what = ev->access ? rights_format(ev->access, rights, sizeof(rights))
+			  : event_hook_name(ev->hook);
+	event_path(ev, path, sizeof(path));
+	fprintf(p->out, "corral: denied %s%s%s (pid %u %.16s)\n", what,
+		path[0] ? " " : "", path, ev->pid, ev->comm);
+	fflush(p->out);
+}
+
+void log_finish(struct log_printer *p)
+{
+	uint64_t lost = events_lost();
+
+	flush_suppressed(p);
+	if (lost)
+		fprintf(p->out, "corral: the kernel dropped %llu denial events "
+			"since setup (ring buffer full)\n",
+			(unsigned long long)lost);
+}

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * learn.c - from refused accesses to a profile.
+ *
+ * Each access becomes a rule on the object's directory (or, for a file
+ * only read, on the file): read-only needs give ro, exec gives rx, any
+ * change (write, truncate, create, remove, refer) gives rw, both rwx.
+ * Then the set is made small: everything under /usr collapses to one
+ * rx = /usr, a rule already covered by an ancestor's is dropped, three or
+ * more files read in one directory become one rule on the directory, and
+ * ${CWD} and ${HOME} replace their values so the profile travels.
+ */
+#include "config.h"
+
+#include "learn.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "events.h"
+#include "policy.h"
+#include "util.h"
+
+#define CHANGE_RIGHTS (CORRAL_ACCESS_WRITE | CORRAL_ACCESS_TRUNCATE | \
+		       CORRAL_ACCESS_CREATE | CORRAL_ACCESS_REMOVE | \
+		       CORRAL_ACCESS_REFER | CORRAL_ACCESS_IOCTL)
+
+struct rule {
+	char *path;
+	uint32_t group;        /* CORRAL_GROUP_* */
+	uint32_t files;        /* accesses folded into it */
+	char *example;         /* one path that was seen */
+	int dropped;
+};
+
+void learn_add(struct learn *l, const char *path, uint32_t access)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->paths[i].path, path)) {
+			l->paths[i].access |= access;
+			l->paths[i].seen++;
+			return;
+		}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->paths = xrealloc(l->paths, l->cap, sizeof(*l->paths));
+	}
+	l->paths[l->n++] = (struct learned_path){ xstrdup(path), access, 1 };
+}
+
+void learn_record(const struct corral_event *ev, void *data)
+{
+	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
+
+	event_path(ev, path, sizeof(path));
+	if (path[0] == '/' && ev->access)
+		learn_add(data, path, ev->access);
+}
+
+static uint32_t group_for(uint32_t access)
+{
+	uint32_t group = CORRAL_GROUP_RO;
+
+	if (access & CHANGE_RIGHTS)
+		group = CORRAL_GROUP_RW;
+	if (access & CORRAL_ACCESS_EXEC)
+		group |= CORRAL_GROUP_RX;
+	return group;
+}
+
+static const char *group_name(uint32_t group)
+{
+	if (group == CORRAL_GROUP_RWX)
+		return "rwx";
+	if (group == CORRAL_GROUP_RW)
+		return "rw";
+	if (group == CORRAL_GROUP_RX)
+		return "rx";
+	return "ro";
+}
+
+static char *parent_of(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	return dir;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Is @path @dir itself or below it? */
+static int is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return 1;
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+static void add_rule(struct rule **rules, size_t *n, const char *path,
+		     uint32_t group, const char *example)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*rules)[i].path, path)) {
+			(*rules)[i].group |= group;
+			(*rules)[i].files++;
+			return;
+		}
+	*rules = xrealloc(*rules, *n + 1, sizeof(**rules));
+	(*rules)[(*n)++] = (struct rule){ xstrdup(path), group, 1,
+					   xstrdup(example), 0 };
+}
+
+/* Where the rule for one refused access goes. */
+static char *rule_path(const struct learned_path *p)
+{
+	if (is_under(p->path, "/usr"))
+		return xstrdup("/usr");
+	if (is_dir(p->path) && !(p->access & (CORRAL_ACCESS_CREATE |
+					       CORRAL_ACCESS_REMOVE)))
+		return xstrdup(p->path);
+	if (!(p->access & ~(CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR)) &&
+	    !is_dir(p->path))
+		return xstrdup(p->path);         /* a file only read */
+	return is_dir(p->path) ? xstrdup(p->path) : parent_of(p->path);
+}
+
+/* Three or more files read in one directory: one rule on the directory. */
+static void fold_read_files(struct rule **rules, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		_cleanup_free_ char *dir = NULL;
+		uint32_t group = 0, files = 0;
+		size_t siblings = 0;
+
+		if ((*rules)[i].dropped || is_dir((*rules)[i].path))
+			continue;
+		dir = parent_of((*rules)[i].path);
+		for (size_t j = 0; j < *n; j++) {
+			_cleanup_free_ char *other = NULL;
+
+			if ((*rules)[j].dropped || is_dir((*rules)[j].path))
+				continue;
+			other = parent_of((*rules)[j].path);
+			siblings += !strcmp(other, dir);
+		}
+		if (siblings < 3)
+			continue;
+		for (size_t j = 0; j < *n; j++) {
+			_cleanup_free_ char *other = NULL;
+
+			if ((*rules)[j].dropped || is_dir((*rules)[j].path))
+				continue;
+			other = parent_of((*rules)[j].path);
+			if (strcmp(other, dir))
+				continue;
+			(*rules)[j].dropped = 1;
+			group |= (*rules)[j].group;
+			files += (*rules)[j].files;
+		}
+		add_rule(rules, n, dir, group, (*rules)[i].example);
+		(*rules)[*n - 1].files += files - 1;
+	}
+}
+
+/* A rule an ancestor's rule already covers adds nothing. */
+static void drop_covered(struct rule *rules, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n && !rules[i].dropped; j++)
+			if (j != i && !rules[j].dropped &&
+			    is_under(rules[i].path, rules[j].path) &&
+			    (rules[j].group & rules[i].group) == rules[i].group &&
+			    (strcmp(rules[i].path, rules[j].path) || j < i)) {
+				rules[j].files += rules[i].files;
+				rules[i].dropped = 1;
+			}
+}
+
+/* ${CWD}/... or ${HOME}/..., the longer match first. */
+static void write_path(FILE *out, const char *path, const struct learn *l)
+{
+	const char *vars[2][2] = { { "CWD", l->cwd }, { "HOME", l->home } };
+
+	if (l->cwd && l->home && strlen(l->home) > strlen(l->cwd)) {
+		vars[0][0] = "HOME"; vars[0][1] = l->home;
+		vars[1][0] = "CWD";  vars[1][1] = l->cwd;
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *v = vars[i][1];
+
+		if (v && strcmp(v, "/") && is_under(path, v)) {
+			fprintf(out, "${%s}%s", vars[i][0], path + strlen(v));
+			return;
+		}
+	}
+	fputs(path, out);
+}
+
+static void write_header(FILE *out, char *const *command, const char *base)
+{
+	time_t now = time(NULL);
+	char date[32] = "";
+
+	strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
+	fprintf(out, "# Learned by `corral learn` on %s from:\n#  ", date);
+	for (char *const *a = command; *a; a++)
+		fprintf(out, " %s", *a);
+	fputs("\n# Each rule says what the run was seen doing there.  Review it:"
+	      "\n# a learned profile allows exactly what one run needed.\n\n"
+	      "[profile]\ndescription = learned from:", out);
+	for (char *const *a = command; *a && a - command < 4; a++)
+		fprintf(out, " %s", *a);
+	fputc('\n', out);
+	if (base)
+		fprintf(out, "include = %s\n", base);
+	fputs("\n[filesystem]\n", out);
+}
+
+size_t learn_write(struct learn *l, FILE *out, char *const *command,
+		   const char *base)
+{
+	static const uint32_t order[] = { CORRAL_GROUP_RX, CORRAL_GROUP_RO,
+					  CORRAL_GROUP_RW, CORRAL_GROUP_RWX };
+	struct rule *rules = NULL;
+	size_t n = 0, written = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		_cleanup_free_ char *where = rule_path(&l->paths[i]);
+
+		add_rule(&rules, &n, where, group_for(l->paths[i].access),
+			 l->paths[i].path);
+	}
+	fold_read_files(&rules, &n);
+	drop_covered(rules, n);
+	write_header(out, command, base);
+	for (size_t g = 0; g < sizeof(order) / sizeof(*order); g++)
+		for (size_t i = 0; i < n; i++) {
+			if (rules[i].dropped || rules[i].group != order[g])
+				continue;
+			fprintf(out, "; %u access%s, e.g. %s\n%s = ",
+				rules[i].files, rules[i].files == 1 ? "" : "es",
+				rules[i].example, group_name(rules[i].group));
+			write_path(out, rules[i].path, l);
+			fputc('\n', out);
+			written++;
+		}
+	for (size_t i = 0; i < n; i++) {
+		free(rules[i].path);
+		free(rules[i].example);
+	}
+	free(rules);
+	return written;
+}
+
+void learn_free(struct learn *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->paths[i].path);
+	free(l->paths);
+	l->paths = NULL;
+	l->n = l->cap = 0;
+}
