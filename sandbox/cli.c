@@ -14,7 +14,7 @@
 enum {
 	OPT_RO = 0x100, OPT_RX, OPT_RW, OPT_RWX, OPT_ALLOW, OPT_ENGINE,
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
-	OPT_PRINT_PROFILE,
+	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +30,9 @@ static const struct option long_options[] = {
 	{ "version", no_argument,       NULL, OPT_VERSION },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "print-profile", optional_argument, NULL, OPT_PRINT_PROFILE },
+	{ "log",     optional_argument, NULL, OPT_LOG },
+	{ "output",  required_argument, NULL, OPT_OUTPUT },
+	{ "base",    required_argument, NULL, OPT_BASE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -42,6 +45,7 @@ static const struct {
 	{ "teardown", CORRAL_CMD_TEARDOWN },
 	{ "profiles", CORRAL_CMD_PROFILES },
 	{ "check",    CORRAL_CMD_CHECK },
+	{ "learn",    CORRAL_CMD_LEARN },
 };
 
 /* One 24-line screen at most (a test checks). */
@@ -65,10 +69,13 @@ static void usage(FILE *out)
 	      "  --engine=ENGINE      bpf, landlock or auto (default: bpf if "
 	      "set up,\n"
 	      "                       else landlock with a warning)\n"
-	      "  --debug              print libbpf and verifier messages\n"
-	      "  --help, --version    print this help or the version\n"
+	      "  --log[=FILE]         print each denial while COMMAND runs "
+	      "(bpf)\n"
+	      "  --debug, --help, --version  verifier log; this help; version\n"
 	      "  setup, status, teardown  load, show, unpin the BPF programs "
 	      "(root)\n"
+	      "  learn -o FILE [--base PROFILE] -- COMMAND  write a profile "
+	      "from a run\n"
 	      "  profiles, check FILE...  list profiles; validate profile "
 	      "files\n"
 	      "Run as NAME (a symlink NAME -> corral), corral runs the NAME in "
@@ -180,6 +187,22 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 		return 0;
 	case OPT_PRINT_PROFILE:
 		return set_print_profile(opts, optarg);
+	case OPT_LOG:
+		opts->log = true;
+		opts->log_file = optarg;
+		return 0;
+	case OPT_OUTPUT:
+	case OPT_BASE:
+		if (opts->command != CORRAL_CMD_LEARN) {
+			warn_msg("--%s only applies to 'corral learn'",
+				 opt == OPT_OUTPUT ? "output" : "base");
+			return -EINVAL;
+		}
+		if (opt == OPT_OUTPUT)
+			opts->learn_output = optarg;
+		else
+			add_profile(opts, optarg);
+		return 0;
 	case OPT_HELP:
 		usage(out);
 		opts->command = CORRAL_CMD_HELP;
@@ -220,8 +243,14 @@ static int finish(int argc, char **argv, struct corral_opts *opts)
 	if (opts->command == CORRAL_CMD_HELP)
 		return 0;
 	if (opts->command != CORRAL_CMD_RUN &&
-	    opts->command != CORRAL_CMD_PRINT_PROFILE)
+	    opts->command != CORRAL_CMD_PRINT_PROFILE &&
+	    opts->command != CORRAL_CMD_LEARN)
 		return finish_subcommand(argc, argv, opts);
+	if (opts->command == CORRAL_CMD_LEARN && !opts->learn_output) {
+		warn_msg("learn: no output file (corral learn -o FILE -- "
+			 "COMMAND)");
+		return -EINVAL;
+	}
 	if (opts->force) {
 		warn_msg("--force only applies to 'corral teardown'");
 		return -EINVAL;
@@ -277,8 +306,8 @@ int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 			}
 	}
 	/* '+': options end at COMMAND, whose own options are its business. */
-	while ((opt = getopt_long(argc, argv, "+", long_options, NULL)) != -1) {
-		int r = parse_option(opt, opts, out);
+	while ((opt = getopt_long(argc, argv, "+o:", long_options, NULL)) != -1) {
+		int r = parse_option(opt == 'o' ? OPT_OUTPUT : opt, opts, out);
 
 		if (r < 0)
 			return r;

@@ -14,6 +14,7 @@ enum corral_command {
 	CORRAL_CMD_SETUP,    /* corral setup */
 	CORRAL_CMD_STATUS,   /* corral status */
 	CORRAL_CMD_TEARDOWN, /* corral teardown [--force] */
+	CORRAL_CMD_LEARN,    /* corral learn -o FILE [--base P] -- CMD */
 	CORRAL_CMD_HELP,     /* --help or --version was printed */
 	CORRAL_CMD_PROFILES, /* corral profiles */
 	CORRAL_CMD_CHECK,    /* corral check FILE... */
@@ -36,6 +37,9 @@ struct corral_opts {
 	const char *invoked_as; /* argv[0] mode: the name we were run as */
 	bool force;
 	bool debug;
+	bool log;            /* --log: print denials while COMMAND runs */
+	const char *log_file; /* --log=FILE, or NULL for stderr */
+	const char *learn_output; /* learn -o FILE */
 };
 
 /*

@@ -174,11 +174,17 @@ int engine_bpf_enter(struct bpf_engine *e)
 {
 	struct corral_task task = {
 		.domain = e->domain,
-		.flags = e->file_rules ? CORRAL_TASK_FILE_RULES : 0,
+		.flags = (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
+			 (e->audit ? CORRAL_TASK_AUDIT : 0),
 	};
+	_cleanup_close_ int self = -1;
 
 	bpf_map_delete_elem(e->task_register, &e->pidfd);
-	if (bpf_map_update_elem(e->task_domain, &e->pidfd, &task,
+	/* After a fork the child enters: key the storage by who calls. */
+	self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (self < 0)
+		return error_errno(errno, "pidfd_open on this process");
+	if (bpf_map_update_elem(e->task_domain, &self, &task,
 				BPF_NOEXIST) < 0) {
 		if (errno == EEXIST)
 			warn_msg("this process is already in a corral sandbox; "

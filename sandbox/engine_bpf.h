@@ -35,6 +35,7 @@ struct bpf_engine {
 	int pidfd;         /* this process: the key of task storage maps */
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
 	bool file_rules;   /* some rule names a non-directory */
+	bool audit;        /* record what would be denied, deny nothing */
 };
 
 /* Needs CAP_BPF effective.  Each returns 0 or -errno after a message. */
@@ -42,6 +43,7 @@ int engine_bpf_open(struct bpf_engine *engine);
 int engine_bpf_create_domain(struct bpf_engine *engine);
 int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access,
 			const char *path);
+/* Puts the calling process (the launcher or its child) in the domain. */
 int engine_bpf_enter(struct bpf_engine *engine);
 /* Undoes a domain that was never entered; safe on any state. */
 void engine_bpf_abort(struct bpf_engine *engine);

@@ -20,11 +20,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine_bpf.h"
 #include "engine_landlock.h"
+#include "events.h"
+#include "learn.h"
 #include "privs.h"
 #include "util.h"
 
@@ -105,22 +108,109 @@ static enum corral_engine choose_engine(enum corral_engine wanted)
 	return CORRAL_ENGINE_LANDLOCK;
 }
 
-static void apply_bpf(const struct opened_rule *rules, size_t n)
+/* --log and learn: a watcher stays behind to read the domain's events. */
+struct watch {
+	bool on;
+	struct log_printer printer;
+	struct learn learn;
+	struct event_reader *reader;
+};
+
+static void watch_init(struct watch *w, const struct corral_opts *opts)
+{
+	memset(w, 0, sizeof(*w));
+	w->on = opts->log || opts->command == CORRAL_CMD_LEARN;
+	w->printer.out = stderr;
+	w->printer.per_second = 20;
+	if (opts->log_file) {
+		w->printer.out = fopen(opts->log_file, "we");
+		if (!w->printer.out)
+			die_errno("--log=%s: opening the log", opts->log_file);
+	}
+	w->learn.home = getenv("HOME");
+	w->learn.cwd = getcwd(NULL, 0);
+}
+
+static int watch_open(struct watch *w, const struct corral_opts *opts,
+		      uint64_t domain)
+{
+	if (opts->command == CORRAL_CMD_LEARN)
+		w->reader = events_open(domain, learn_record, &w->learn);
+	else
+		w->reader = events_open(domain, log_print_event, &w->printer);
+	return w->reader ? 0 : -EIO;
+}
+
+static _Noreturn void watch_finish(struct watch *w,
+				   const struct corral_opts *opts, int status)
+{
+	FILE *out;
+	size_t n;
+
+	events_close(w->reader);
+	if (opts->command != CORRAL_CMD_LEARN) {
+		log_finish(&w->printer);
+		exit(status);
+	}
+	out = fopen(opts->learn_output, "we");
+	if (!out)
+		die_errno("%s: writing the learned profile",
+			  opts->learn_output);
+	n = learn_write(&w->learn, out, opts->argv,
+			opts->n_profiles ? opts->profiles[0] : NULL);
+	if (fclose(out))
+		die_errno("%s: writing the learned profile",
+			  opts->learn_output);
+	fprintf(stderr, "corral: wrote %s: %zu rule%s from %zu refused "
+		"path%s (the command exited with %d)\n", opts->learn_output,
+		n, n == 1 ? "" : "s", w->learn.n, w->learn.n == 1 ? "" : "s",
+		status);
+	exit(status);
+}
+
+/*
+ * Watched runs fork: the child enters the domain and execs; the parent,
+ * outside the sandbox and without capabilities, reads the events and
+ * exits with the child's status.  Killing the parent changes nothing for
+ * the child's confinement.
+ */
+static pid_t fork_watched(struct bpf_engine *engine)
+{
+	pid_t child = fork();
+
+	if (child < 0)
+		die_errno("fork for the watched command");
+	if (child > 0)
+		return child;
+	if (engine_bpf_enter(engine) < 0)
+		_exit(CORRAL_EXIT_FAILURE);
+	return 0;
+}
+
+static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
+		       struct watch *watch, const struct corral_opts *opts)
 {
 	struct bpf_engine engine;
+	pid_t child = 0;
 
 	privs_raise_bpf();
 	if (engine_bpf_open(&engine) < 0 ||
 	    engine_bpf_create_domain(&engine) < 0)
 		goto fail;
+	engine.audit = opts->command == CORRAL_CMD_LEARN;
 	for (size_t i = 0; i < n; i++)
 		if (engine_bpf_add_rule(&engine, rules[i].fd, rules[i].access,
 					rules[i].path) < 0)
 			goto fail;
-	if (engine_bpf_enter(&engine) < 0)
+	if (watch->on) {
+		if (watch_open(watch, opts, engine.domain) < 0)
+			goto fail;
+		child = fork_watched(&engine);
+	} else if (engine_bpf_enter(&engine) < 0) {
 		goto fail;
+	}
 	engine_bpf_close(&engine);
-	return;
+	return child;
 fail:
 	engine_bpf_abort(&engine);
 	engine_bpf_close(&engine);
@@ -144,14 +234,23 @@ void launch(const struct corral_opts *opts)
 	const struct policy *policy = &opts->policy;
 	struct opened_rule *rules;
 	enum corral_engine engine = choose_engine(opts->engine);
+	struct watch watch;
 	size_t n = 0;
 
 	rules = xcalloc(policy->n_rules, sizeof(*rules));
 	for (size_t i = 0; i < policy->n_rules; i++)
 		n += open_rule(&policy->rules[i], &rules[n]);
+	watch_init(&watch, opts);
+	if (watch.on && engine != CORRAL_ENGINE_BPF)
+		die("%s needs the bpf engine (Landlock reports no denials to "
+		    "corral)", opts->log ? "--log" : "learn");
 	if (engine == CORRAL_ENGINE_BPF) {
-		apply_bpf(rules, n);
+		pid_t child = apply_bpf(rules, n, &watch, opts);
+
 		privs_drop_all();
+		if (child > 0)
+			watch_finish(&watch, opts,
+				     events_follow(watch.reader, child));
 	} else {
 		privs_drop_all();
 		if (engine_landlock_apply(rules, n) < 0)

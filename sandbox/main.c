@@ -137,6 +137,7 @@ int main(int argc, char **argv)
 	case CORRAL_CMD_PROFILES:
 	case CORRAL_CMD_CHECK:
 	case CORRAL_CMD_PRINT_PROFILE:
+	case CORRAL_CMD_LEARN:
 		return run_with_profiles(&opts);
 	default:
 		die("internal error: unknown command %d", (int)opts.command);
