@@ -2,9 +2,10 @@
 /*
  * learn.c - from refused accesses to a profile.
  *
- * Each access becomes a rule on the object's directory (or, for a file
- * only read, on the file): read-only needs give ro, exec gives rx, any
- * change (write, truncate, create, remove, refer) gives rw, both rwx.
+ * Each access becomes a rule on the object (or, for a file changed, on
+ * its directory): read-only needs give ro, exec gives rx, any
+ * change (write, truncate, create, remove, refer) gives rw, both rwx; a
+ * directory only listed gets the single right readdir.
  * Then the set is made small: everything under /usr collapses to one
  * rx = /usr, a rule already covered by an ancestor's is dropped, three or
  * more files read in one directory become one rule on the directory, and
@@ -62,6 +63,8 @@ static uint32_t group_for(uint32_t access)
 {
 	uint32_t group = CORRAL_GROUP_RO;
 
+	if (access == CORRAL_ACCESS_READDIR)
+		return access;  /* only listed: its files stay closed */
 	if (access & CHANGE_RIGHTS)
 		group = CORRAL_GROUP_RW;
 	if (access & CORRAL_ACCESS_EXEC)
@@ -77,6 +80,8 @@ static const char *group_name(uint32_t group)
 		return "rw";
 	if (group == CORRAL_GROUP_RX)
 		return "rx";
+	if (group == CORRAL_ACCESS_READDIR)
+		return "readdir";
 	return "ro";
 }
 
@@ -123,7 +128,11 @@ static void add_rule(struct rule **rules, size_t *n, const char *path,
 					   xstrdup(example), 0 };
 }
 
-/* Where the rule for one refused access goes. */
+/*
+ * Where the rule for one refused access goes: /usr as a whole; a
+ * directory listed, itself; a file read or executed, itself; anything
+ * changed, its directory (editors and compilers replace files).
+ */
 static char *rule_path(const struct learned_path *p)
 {
 	if (is_under(p->path, "/usr"))
@@ -131,9 +140,8 @@ static char *rule_path(const struct learned_path *p)
 	if (is_dir(p->path) && !(p->access & (CORRAL_ACCESS_CREATE |
 					       CORRAL_ACCESS_REMOVE)))
 		return xstrdup(p->path);
-	if (!(p->access & ~(CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR)) &&
-	    !is_dir(p->path))
-		return xstrdup(p->path);         /* a file only read */
+	if (!is_dir(p->path) && !(p->access & CHANGE_RIGHTS))
+		return xstrdup(p->path);
 	return is_dir(p->path) ? xstrdup(p->path) : parent_of(p->path);
 }
 
@@ -232,8 +240,10 @@ static void write_header(FILE *out, char *const *command, const char *base)
 size_t learn_write(struct learn *l, FILE *out, char *const *command,
 		   const char *base)
 {
-	static const uint32_t order[] = { CORRAL_GROUP_RX, CORRAL_GROUP_RO,
-					  CORRAL_GROUP_RW, CORRAL_GROUP_RWX };
+	static const uint32_t order[] = {
+		CORRAL_GROUP_RX, CORRAL_GROUP_RO, CORRAL_ACCESS_READDIR,
+		CORRAL_GROUP_RW, CORRAL_GROUP_RWX,
+	};
 	struct rule *rules = NULL;
 	size_t n = 0, written = 0;
 

@@ -1,0 +1,90 @@
+#!/bin/bash
+# observe.sh: the denial log (--log) and learn mode, in the guest with the
+# bpf engine (in-guest.sh ran setup).
+. "$(dirname "$0")/lib.sh"
+need_helpers
+[ -e /sys/fs/bpf/corral/info ] || skip_all "corral is not set up in this guest"
+command -v python3 >/dev/null || skip_all "python3 is not installed"
+
+make_tmp work observe
+cd "$work" || exit 1
+
+# --log names the right, the path and the process, and the command's
+# exit status passes through.
+out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" -- "$PROBE" read /etc/hostname 2>&1)
+rc=$?
+want="corral: denied read /etc/hostname (pid "
+[ "$rc" = 0 ] && [[ $out == *"$want"*" probe)"* ]] &&
+	ok "--log prints 'denied read /etc/hostname (pid N probe)'" ||
+	not_ok "--log prints 'denied read /etc/hostname (pid N probe)'" "exit $rc:" "$out"
+
+out=$("$CORRAL" --log="$work/denials.log" --rx "$CORRAL_HELPERS" -- \
+	"$PROBE" mkdir /var/tmp/corral-nope 2>&1)
+grep -q "^corral: denied create /var/tmp (pid [0-9]* probe)$" "$work/denials.log" &&
+	ok "--log=FILE writes the denial of a mkdir to FILE" ||
+	not_ok "--log=FILE writes the denial of a mkdir to FILE" \
+		"$(cat "$work/denials.log" 2>&1)" "$out"
+
+out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" --rx /usr -- sh -c 'exit 9' 2>&1)
+is "$?" 9 "--log keeps the command's exit status"
+
+# Rate limit: 200 denials in a burst print at most 20 lines plus a count.
+out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" -- "$PROBE" \
+	$(for i in $(seq 200); do printf 'read /etc/hostname + '; done) read /etc/hostname 2>&1 >/dev/null)
+lines=$(grep -c '^corral: denied' <<<"$out")
+[ "$lines" -le 40 ] && [[ $out == *"more denials not shown"* ]] &&
+	ok "--log rate-limits a burst ($lines lines shown of 201)" ||
+	not_ok "--log rate-limits a burst" "$lines lines:" "$(tail -3 <<<"$out")"
+
+# Killing the watcher does not weaken the sandbox.
+"$CORRAL" --log --rx "$CORRAL_HELPERS" -- "$PROBE" sleep-read 3 /etc/hostname \
+	>"$work/after-kill" 2>/dev/null &
+watcher=$!
+sleep 1.5
+kill -9 "$watcher"; wait "$watcher" 2>/dev/null
+sleep 3
+is "$(cat "$work/after-kill")" "sleep-read 3 /etc/hostname: EACCES" \
+	"killing the --log watcher leaves the command confined"
+
+# learn: a python3 script reads a data directory, writes a report, runs
+# a helper; the learned profile runs it; removing a line breaks it.
+mkdir -p proj/data proj/out
+for i in 1 2 3 4; do echo "$i $i" >"proj/data/part$i.txt"; done
+cp "$PROBE" proj/helper
+cat >proj/report.py <<'PY'
+import glob, subprocess
+total = sum(int(x) for f in sorted(glob.glob("data/*.txt")) for x in open(f).read().split())
+open("out/report.txt", "w").write("total %d\n" % total)
+print(subprocess.run(["./helper", "read", "out/report.txt"], capture_output=True, text=True).stdout.strip())
+PY
+cd proj || exit 1
+out=$("$CORRAL" learn -o "$work/learned.profile" -- python3 report.py 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [ -s "$work/learned.profile" ] && [ "$(cat out/report.txt)" = "total 20" ] &&
+	ok "learn runs the workload unconfined and writes a profile" ||
+	not_ok "learn runs the workload unconfined and writes a profile" "exit $rc:" "$out"
+diag "$(cat "$work/learned.profile")"
+grep -q '^rw = ${CWD}/out$' "$work/learned.profile" &&
+	grep -q '^ro = ${CWD}/data$' "$work/learned.profile" &&
+	grep -q '^rx = /usr$' "$work/learned.profile" &&
+	ok "the learned profile collapses paths and uses \${CWD}" ||
+	not_ok "the learned profile collapses paths and uses \${CWD}"
+
+rm -f out/report.txt
+out=$("$CORRAL" --engine=bpf --profile "$work/learned.profile" -- python3 report.py 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [ "$(cat out/report.txt 2>/dev/null)" = "total 20" ] &&
+	ok "the workload runs under its learned profile" ||
+	not_ok "the workload runs under its learned profile" "exit $rc:" "$out"
+
+grep -v '^ro = ${CWD}/data$' "$work/learned.profile" >"$work/cut.profile"
+rm -f out/report.txt
+out=$("$CORRAL" --engine=bpf --log --profile "$work/cut.profile" -- python3 report.py 2>&1)
+rc=$?
+[ "$rc" != 0 ] && [[ $out == *"corral: denied read"*"/proj/data/part1.txt"* ||
+	$out == *"corral: denied readdir"*"/proj/data"* ]] &&
+	ok "without the data line it fails with a logged denial naming data/" ||
+	not_ok "without the data line it fails with a logged denial naming data/" \
+		"exit $rc:" "$out"
+cd "$work" || exit 1
+done_testing
