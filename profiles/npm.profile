@@ -1,0 +1,26 @@
+# npm.profile - npm working on the package in the current directory.
+#
+#   corral --profile npm -- npm install
+#   ln -s /usr/bin/corral ~/bin/npm     # then plain "npm install" is confined
+#
+# npm and the scripts packages run (install hooks, "npm run") may change
+# the project (${CWD}) and npm's cache, and nothing else of yours: a
+# malicious postinstall script cannot read ~/.ssh or write to your other
+# projects.  Global installs (npm install -g) are denied: /usr is
+# read-only.  Create ~/.npm once (mkdir ~/.npm) before the first run.
+#
+# Tokens for private registries live in ~/.npmrc, which is readable here:
+# remove that line from a copy if you keep none.
+
+[profile]
+description = npm confined to the project and its cache
+include = node
+include = network
+
+[filesystem]
+rw = ${HOME}/.npm                ; the cache, logs and _npx
+     -${XDG_CACHE_HOME}/node-gyp ; headers for native modules
+ro = -${HOME}/.npmrc
+     -/etc/npmrc
+     -${XDG_CONFIG_HOME}/npm
+     -${HOME}/.gitconfig         ; for dependencies fetched with git

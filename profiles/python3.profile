@@ -1,0 +1,31 @@
+# python3.profile - Python 3 running scripts in the current directory.
+#
+#   corral --profile python3 -- python3 tool.py data.csv
+#
+# The interpreter and the standard library come from /usr (base).  The
+# script's directory tree, ${CWD}, is writable: scripts write their output
+# there and Python keeps its __pycache__ next to the modules.  Your home,
+# other projects and /tmp are out of reach; tempfile.gettempdir() falls
+# back to the current directory when $TMPDIR is not writable.
+#
+# A virtual environment inside the project (python3 -m venv .venv) works
+# as it is: its python is a symlink into /usr/bin.  Packages installed with
+# pip --user live in ~/.local/lib and are readable; to install packages use
+# the pip profile.
+
+[profile]
+description = python3 running scripts in the current directory, which it may change
+include = base
+
+[filesystem]
+rw = ${CWD}
+
+# Debian's sitecustomize.py lives in /etc/python3.X (for Debian 12, 3.11);
+# /usr/lib/python3.11/sitecustomize.py is a symlink to it.  Add your
+# version if it differs.
+ro = -/etc/python3
+     -/etc/python3.11
+     -/etc/python3.12
+     -/etc/python3.13
+     -/etc/mime.types            ; the mimetypes module
+     -${HOME}/.local/lib         ; packages from pip install --user
