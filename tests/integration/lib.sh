@@ -143,10 +143,12 @@ landlock_abi() {
 	echo "$_ll_abi"
 }
 
-# is_oracle_corral: true when CORRAL points at ll-exec (developing on a
+# is_oracle_corral: true when CORRAL points at ll-exec, or corral runs its
+# own Landlock engine (its answers then follow the ABI too) (developing on a
 # host without corral); engine-specific expectations then follow the ABI
 is_oracle_corral() {
-	[ "$(basename "$CORRAL")" = ll-exec ]
+	[ "$(basename "$CORRAL")" = ll-exec ] ||
+		[[ " ${CORRAL_ARGS:-} " == *" --engine=landlock "* ]]
 }
 
 is_root() {
