@@ -29,6 +29,7 @@
 #include "events.h"
 #include "learn.h"
 #include "privs.h"
+#include "seccomp_filter.h"
 #include "util.h"
 
 /*
@@ -260,5 +261,8 @@ void launch(const struct corral_opts *opts)
 	for (size_t i = 0; i < n; i++)
 		close(rules[i].fd);
 	free(rules);
+	if (seccomp_install_sandbox() < 0)
+		die("could not install the seccomp filter; the command was "
+		    "not run");
 	exec_command(opts->argv);
 }

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * seccomp_filter.c - system calls no sandboxed command needs and an escape would.
+ *
+ * A deny list, not an allow list: the command is arbitrary software.
+ * libseccomp resolves names per architecture (and adds the x32/i386 ABIs
+ * of an x86-64 host, so a 32-bit entry point cannot dodge the list).
+ */
+#include "config.h"
+
+#include "seccomp_filter.h"
+
+#include <errno.h>
+#include <seccomp.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+
+#include "util.h"
+
+struct denied_call {
+	const char *name;
+	const char *why;
+};
+
+static const struct denied_call denied[] = {
+	{ "kexec_load", "replaces the running kernel" },
+	{ "kexec_file_load", "replaces the running kernel" },
+	{ "init_module", "loads kernel code" },
+	{ "finit_module", "loads kernel code" },
+	{ "delete_module", "unloads kernel code" },
+	{ "add_key", "the kernel keyring is shared outside the sandbox" },
+	{ "request_key", "the kernel keyring is shared outside the sandbox" },
+	{ "keyctl", "the kernel keyring is shared outside the sandbox" },
+	{ "open_by_handle_at", "opens files by handle, bypassing path checks" },
+	{ "name_to_handle_at", "only useful with open_by_handle_at" },
+	{ "perf_event_open", "observes other processes and the kernel" },
+	{ "userfaultfd", "stalls kernel code paths: a race-widening tool" },
+	{ "bpf", "corral's own maps and programs (also refused in BPF)" },
+	{ "acct", "writes process accounting to a path of its choosing" },
+	{ "quotactl", "filesystem-wide administration" },
+	{ "swapon", "system administration" },
+	{ "swapoff", "system administration" },
+	{ "reboot", "system administration" },
+	{ "syslog", "reads the kernel log" },
+	{ "lookup_dcookie", "kernel internals" },
+	{ "iopl", "raw port I/O" },
+	{ "ioperm", "raw port I/O" },
+	{ "vm86", "legacy mode switching" },
+	{ "vm86old", "legacy mode switching" },
+	{ "uselib", "loads a library bypassing exec checks" },
+};
+
+/*
+ * Terminal ioctls that push input into another process's terminal: the
+ * classic escape of a sandbox sharing the user's tty.
+ */
+static const unsigned long denied_ioctls[] = {
+	TIOCSTI,                /* fake input on the controlling terminal */
+	TIOCLINUX,              /* virtual console: pastes selections too */
+};
+
+static int deny_call(scmp_filter_ctx ctx, const struct denied_call *c)
+{
+	int nr = seccomp_syscall_resolve_name(c->name);
+	int r;
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0;       /* not on this architecture */
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	if (r < 0)
+		return error_errno(r, "seccomp: denying %s", c->name);
+	return 0;
+}
+
+/*
+ * personality(2) flags that weaken the command's own hardening.  Queries
+ * (0xffffffff) and plain PER_LINUX stay allowed, as runtimes use them: a
+ * flag is refused only when bit 31 is clear, which no query has.
+ */
+static const unsigned long denied_persona_flags[] = {
+	0x0400000,              /* READ_IMPLIES_EXEC */
+	0x0040000,              /* ADDR_NO_RANDOMIZE */
+	0x0200000,              /* ADDR_COMPAT_LAYOUT */
+	0x0100000,              /* MMAP_PAGE_ZERO */
+};
+
+static int deny_personality_changes(scmp_filter_ctx ctx)
+{
+	for (size_t i = 0; i < sizeof(denied_persona_flags) /
+			       sizeof(*denied_persona_flags); i++) {
+		unsigned long flag = denied_persona_flags[i];
+		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+					 SCMP_SYS(personality), 1,
+					 SCMP_A0(SCMP_CMP_MASKED_EQ,
+						 flag | 0x80000000ul, flag));
+
+		if (r < 0)
+			return error_errno(r, "seccomp: denying personality "
+					   "flag 0x%lx", flag);
+	}
+	return 0;
+}
+
+static int deny_ioctl(scmp_filter_ctx ctx, unsigned long cmd)
+{
+	/* The command is an int in the kernel: compare the low 32 bits. */
+	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+				 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+					 cmd));
+
+	if (r < 0)
+		return error_errno(r, "seccomp: denying ioctl 0x%lx", cmd);
+	return 0;
+}
+
+int seccomp_install_sandbox(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int r = 0;
+
+	if (!ctx)
+		return error_errno(ENOMEM, "seccomp: creating the filter");
+	for (size_t i = 0; !r && i < sizeof(denied) / sizeof(*denied); i++)
+		r = deny_call(ctx, &denied[i]);
+	for (size_t i = 0; !r && i < sizeof(denied_ioctls) /
+					 sizeof(*denied_ioctls); i++)
+		r = deny_ioctl(ctx, denied_ioctls[i]);
+	if (!r)
+		r = deny_personality_changes(ctx);
+	if (!r) {
+		r = seccomp_load(ctx);
+		if (r < 0)
+			error_errno(r, "seccomp: loading the sandbox filter");
+	}
+	seccomp_release(ctx);
+	return r;
+}
