@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,9 +54,12 @@ int bpf_lsm_active(char *why, size_t size)
 	return found;
 }
 
+/* stat, not access(2): a setgid launcher reaches the pins by its egid. */
 int bpf_engine_pinned(void)
 {
-	return access(CORRAL_PIN_DIR "/info", F_OK) == 0;
+	struct stat st;
+
+	return stat(CORRAL_PIN_DIR "/info", &st) == 0;
 }
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
@@ -178,6 +182,45 @@ static int write_info(struct corral_bpf *skel)
 	return 0;
 }
 
+/*
+ * Launches by ordinary users go through the group "corral" (the launcher
+ * is installed setgid corral): the pin directory becomes root:corral 0750
+ * and each pin 0660, so no one else can open the maps.  /sys/fs/bpf is
+ * often 0700 (systemd mounts it so): it gets o+x, traversal only, never
+ * listing.  Without the group, pins stay root-only and only root launches.
+ */
+static int share_with_group(void)
+{
+	struct group *grp = getgrnam("corral");
+	struct stat st;
+	struct dirent *de;
+	DIR *dir;
+	int r = 0;
+
+	if (!grp)
+		return 0;
+	if (stat("/sys/fs/bpf", &st) == 0 && !(st.st_mode & S_IXOTH) &&
+	    chmod("/sys/fs/bpf", (st.st_mode & 07777) | S_IXOTH) < 0)
+		return error_errno(errno, "chmod o+x /sys/fs/bpf");
+	if (chown(CORRAL_PIN_DIR, 0, grp->gr_gid) < 0 ||
+	    chmod(CORRAL_PIN_DIR, 0750) < 0)
+		return error_errno(errno, "giving " CORRAL_PIN_DIR " to group "
+				   "corral");
+	dir = opendir(CORRAL_PIN_DIR);
+	if (!dir)
+		return error_errno(errno, "listing " CORRAL_PIN_DIR);
+	while ((de = readdir(dir)) && !r) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (fchownat(dirfd(dir), de->d_name, 0, grp->gr_gid, 0) < 0 ||
+		    fchmodat(dirfd(dir), de->d_name, 0660, 0) < 0)
+			r = error_errno(errno, "giving " CORRAL_PIN_DIR "/%s to "
+					"group corral", de->d_name);
+	}
+	closedir(dir);
+	return r;
+}
+
 static int load_and_pin(int *n_hooks)
 {
 	struct corral_bpf *skel = corral_bpf__open();
@@ -202,6 +245,8 @@ static int load_and_pin(int *n_hooks)
 		r = attach_and_pin(skel, n_hooks);
 	if (!r)
 		r = write_info(skel);
+	if (!r)
+		r = share_with_group();
 out:
 	corral_bpf__destroy(skel);
 	return r;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -85,10 +86,27 @@ static void check_no_caps_left(void)
 		    "refusing to run the command");
 }
 
+/*
+ * Installed setgid corral (the group that may open the pinned maps): the
+ * command must not keep that group.  Read back, as the drop must stick.
+ */
+static void drop_setgid(void)
+{
+	gid_t gid = getgid(), r, e, s;
+
+	if (setresgid(gid, gid, gid) < 0)
+		die_errno("dropping the corral group (setresgid %u)",
+			  (unsigned)gid);
+	if (getresgid(&r, &e, &s) < 0 || r != gid || e != gid || s != gid)
+		die("the corral group is still held after setresgid; refusing "
+		    "to run the command");
+}
+
 void privs_drop_all(void)
 {
 	cap_t none = cap_init();
 
+	drop_setgid();
 	if (!none)
 		die_errno("allocating a capability set");
 	cap_set_proc_or_die(none, "dropping every capability");
