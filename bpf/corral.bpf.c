@@ -631,3 +631,152 @@ int BPF_PROG(corral_mount_freed)
 	topology_bump();
 	return 0;
 }
+
+/*
+ * Beyond Landlock's filesystem rules: a sandboxed task may ptrace, read
+ * the memory of, or signal only tasks of its own domain, and may not use
+ * bpf(2) at all (corral's own maps are the first thing to protect).
+ */
+static __always_inline int same_domain(struct corral_task *t,
+				       struct task_struct *other)
+{
+	struct corral_task *o = bpf_task_storage_get(&task_domain, other, 0, 0);
+
+	return o && o->domain == t->domain;
+}
+
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(corral_ptrace_access_check, struct task_struct *child,
+	     unsigned int mode, int ret)
+{
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t || same_domain(t, child))
+		return 0;
+	return report(t, NULL, NULL, 0, CORRAL_HOOK_PTRACE, -EPERM);
+}
+
+/* PTRACE_TRACEME: the parent becomes the tracer; it must not be outside
+ * looking in from another domain, nor a sandbox reaching out. */
+SEC("lsm/ptrace_traceme")
+int BPF_PROG(corral_ptrace_traceme, struct task_struct *parent, int ret)
+{
+	struct corral_task *tracer, *t;
+
+	if (ret)
+		return ret;
+	tracer = bpf_task_storage_get(&task_domain, parent, 0, 0);
+	if (!tracer)
+		return 0;
+	t = task_dom();
+	return t && t->domain == tracer->domain ? 0 : -EPERM;
+}
+
+SEC("lsm/task_kill")
+int BPF_PROG(corral_task_kill, struct task_struct *p, void *info, int sig,
+	     const struct cred *cred, int ret)
+{
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t || same_domain(t, p))
+		return 0;
+	return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
+}
+
+/* The hook's arguments changed across kernels; only the verdict matters. */
+SEC("lsm/bpf")
+int BPF_PROG(corral_bpf)
+{
+	return deny_in_domain(CORRAL_HOOK_BPF);
+}
+
+/* Unix sockets made in a domain remember it (abstract-socket scoping). */
+SEC("lsm/socket_post_create")
+int BPF_PROG(corral_socket_post_create, struct socket *sock, int family,
+	     int type, int protocol, int kern, int ret)
+{
+	struct corral_task *t;
+	__u64 key;
+
+	if (ret)
+		return ret;
+	t = task_dom();
+	if (!t || family != AF_UNIX || kern)
+		return 0;
+	key = (__u64)BPF_CORE_READ(sock, sk);
+	if (bpf_map_update_elem(&unix_owner, &key, &t->domain, BPF_ANY))
+		return -ENOMEM;         /* cannot scope it: no socket */
+	return 0;
+}
+
+SEC("lsm/sk_free_security")
+void BPF_PROG(corral_sk_free, struct sock *sk)
+{
+	__u64 key = (__u64)sk;
+
+	/* Only unix sockets are ever recorded: the rest return here. */
+	if (BPF_CORE_READ(sk, __sk_common.skc_family) != AF_UNIX)
+		return;
+	bpf_map_delete_elem(&unix_owner, &key);
+}
+
+/*
+ * Connecting (or sending) to a unix socket: an abstract one only if it
+ * was made in the same domain (as Landlock ABI 6 scopes them); a named
+ * one needs write on the socket file, which closes the D-Bus and
+ * systemd --user escape through a socket outside the allowed tree.
+ */
+static __always_inline int check_unix_peer(struct sock *other)
+{
+	struct corral_task *t = task_dom();
+	struct unix_sock *us;
+	struct unix_address *addr;
+	__u64 key = (__u64)other, *owner;
+	char first = 1;
+	int len;
+	long granted;
+
+	if (!t || !other)
+		return 0;
+	us = bpf_skc_to_unix_sock(other);
+	if (!us)
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_CONNECT, -EPERM);
+	addr = us->addr;
+	if (!addr)
+		return 0;       /* unbound peer: nothing to reach by name */
+	len = BPF_CORE_READ(addr, len);
+	bpf_probe_read_kernel(&first, 1, &addr->name[0].sun_path[0]);
+	if (len > (int)sizeof(unsigned short) && first == 0) {
+		owner = bpf_map_lookup_elem(&unix_owner, &key);
+		if (owner && *owner == t->domain)
+			return 0;
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_CONNECT, -EPERM);
+	}
+	if (!us->path.dentry)
+		return 0;
+	granted = object_granted(t, &us->path);
+	if (covers(granted, CORRAL_ACCESS_WRITE))
+		return 0;
+	return report(t, us->path.mnt, us->path.dentry, CORRAL_ACCESS_WRITE,
+		      CORRAL_HOOK_CONNECT, -EACCES);
+}
+
+SEC("lsm/unix_stream_connect")
+int BPF_PROG(corral_unix_stream_connect, struct sock *sock, struct sock *other,
+	     struct sock *newsk, int ret)
+{
+	return ret ? ret : check_unix_peer(other);
+}
+
+SEC("lsm/unix_may_send")
+int BPF_PROG(corral_unix_may_send, struct socket *sock, struct socket *other,
+	     int ret)
+{
+	return ret ? ret : check_unix_peer(other->sk);
+}

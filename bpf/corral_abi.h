@@ -112,7 +112,11 @@ enum corral_hook {
 	CORRAL_HOOK_RENAME,
 	CORRAL_HOOK_IOCTL,
 	CORRAL_HOOK_MOUNT,
-	CORRAL_HOOK_MAX = CORRAL_HOOK_MOUNT,
+	CORRAL_HOOK_PTRACE,     /* ptrace, /proc/PID/mem, process_vm_* */
+	CORRAL_HOOK_SIGNAL,     /* kill(2) and friends */
+	CORRAL_HOOK_CONNECT,    /* unix socket connect or send */
+	CORRAL_HOOK_BPF,        /* bpf(2) */
+	CORRAL_HOOK_MAX = CORRAL_HOOK_BPF,
 };
 
 #define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */
@@ -163,6 +167,8 @@ struct corral_info {
 /* Map capacities, fixed before load. */
 #define CORRAL_MAX_RULES   65536
 #define CORRAL_MAX_DOMAINS 4096
+/* Unix sockets created inside sandboxes, at once. */
+#define CORRAL_MAX_UNIX_SOCKETS 16384
 /* Device files open in sandboxes without the ioctl right, at once. */
 #define CORRAL_MAX_IOCTL_FILES 16384
 /* Longest walk from an object to the root, mounts included; deny past it. */

@@ -64,6 +64,11 @@ struct path {
 	struct dentry *dentry;
 };
 
+struct unix_sock {
+	struct unix_address *addr;
+	struct path path;
+};
+
 struct file {
 	struct path f_path;
 	struct inode *f_inode;
@@ -72,6 +77,28 @@ struct file {
 };
 
 struct cred;
+
+struct sock_common {
+	unsigned short skc_family;
+};
+
+struct sock {
+	struct sock_common __sk_common;
+};
+
+struct socket {
+	struct sock *sk;
+};
+
+struct sockaddr_un {
+	unsigned short sun_family;
+	char sun_path[108];
+};
+
+struct unix_address {
+	int len;
+	struct sockaddr_un name[];
+};
 
 struct task_struct {
 	int pid;
@@ -96,6 +123,7 @@ struct task_struct {
 #define SB_NOUSER    (1UL << 31) /* internal mounts: pipes, sockets, anon */
 #define S_PRIVATE    (1 << 9)    /* inode->i_flags: fs-internal inode */
 #define RENAME_EXCHANGE (1 << 1)
+#define AF_UNIX 1
 
 #define EPERM   1
 #define ENOENT  2

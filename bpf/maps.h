@@ -56,6 +56,18 @@ struct {
 	__type(value, __u8);
 } ioctl_denied SEC(".maps");
 
+/*
+ * struct sock * -> domain id: unix sockets made inside a domain, so that
+ * abstract sockets are reachable only from the same domain.  Entries go
+ * when the socket is freed.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_UNIX_SOCKETS);
+	__type(key, __u64);
+	__type(value, __u64);
+} unix_owner SEC(".maps");
+
 /* [0] -> struct corral_info, written by `corral setup` after load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

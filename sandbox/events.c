@@ -141,6 +141,10 @@ const char *event_hook_name(uint32_t hook)
 		[CORRAL_HOOK_RENAME] = "rename",
 		[CORRAL_HOOK_IOCTL] = "ioctl",
 		[CORRAL_HOOK_MOUNT] = "mount",
+		[CORRAL_HOOK_PTRACE] = "ptrace",
+		[CORRAL_HOOK_SIGNAL] = "signal",
+		[CORRAL_HOOK_CONNECT] = "connect",
+		[CORRAL_HOOK_BPF] = "bpf",
 	};
 
 	return hook <= CORRAL_HOOK_MAX && names[hook] ? names[hook] : "?";
