@@ -1,0 +1,431 @@
+#!/bin/bash
+# escape.sh: issue 5's escape suite.  An unprivileged user (nobody) runs
+# corral as installed for ordinary users (setgid corral, cap_bpf+p) and the
+# sandboxed command tries to get out; every attempt must fail, with its
+# errno checked.  Each case runs on the bpf engine and again on the Landlock
+# engine, where a case Landlock cannot stop at the running ABI is skipped
+# and says so.
+#
+# Runs as root in the test guest only (it installs corral into /usr/local,
+# adds the group corral, re-runs setup, and loosens two sysctls so that the
+# attacks would work without a sandbox).  Before the cases, "# control:"
+# lines say which attacks succeed for nobody outside a sandbox: a case whose
+# attack fails there too proves less, and the line says so.
+#
+# Environment: CORRAL, CORRAL_HELPERS (see lib.sh); CORRAL_ARGS with
+# --engine=bpf or --engine=landlock runs one engine only;
+# CORRAL_ESCAPE_ANYWHERE=1 runs outside the guest (it changes the system).
+
+. "$(dirname "$0")/lib.sh"
+
+need_helpers
+is_root || skip_all "needs root: installs corral setgid with cap_bpf+p, then attacks as nobody"
+[ "$(cat /proc/sys/kernel/hostname 2>/dev/null)" = corral-vm ] ||
+	[ "${CORRAL_ESCAPE_ANYWHERE:-}" = 1 ] ||
+	skip_all "changes the system (group, /usr/local, sysctls): only in the test guest"
+[ -x "$CORRAL_HELPERS/escape" ] || skip_all "the escape helper is not built in $CORRAL_HELPERS"
+for c in setpriv setcap groupadd getent install; do
+	type -P "$c" >/dev/null || skip_all "$c is not installed"
+done
+
+ABI=$(landlock_abi)
+case " ${CORRAL_ARGS:-} " in
+*" --engine=bpf "*) engines=bpf ;;
+*" --engine=landlock "*) engines=landlock ;;
+*) engines="bpf landlock" ;;
+esac
+SYS=$(system_rx)
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+UC=/usr/local/bin/corral
+PIN=/sys/fs/bpf/corral
+
+# ---- installation: as a distribution would, then setup ------------------
+
+getent group corral >/dev/null || groupadd -r corral ||
+	skip_all "cannot add the group corral"
+CG=$(getent group corral | cut -d: -f3)
+# nobody, but also in group corral (a trusted launcher user)
+NOBODY_CG=(setpriv --reuid=65534 --regid=65534 --groups="$CG")
+mkdir -p /usr/local/bin /usr/local/lib
+install -m 2755 -g corral "$CORRAL" "$UC" && setcap cap_bpf+p "$UC" ||
+	skip_all "cannot install $UC setgid corral with cap_bpf+p"
+if [[ " $engines " == *" bpf "* ]]; then
+	if [ -e "$PIN" ]; then
+		"$UC" teardown --force >/dev/null
+	fi
+	out=$("$UC" setup 2>&1)
+	if [ $? = 0 ] && [ "$(stat -c %G "$PIN" 2>/dev/null)" = corral ]; then
+		ok "install: setgid corral, cap_bpf+p, setup gives the pins to group corral"
+	else
+		not_ok "install: setgid corral, cap_bpf+p, setup gives the pins to group corral" \
+			"$out" "$(ls -la "$PIN" 2>&1)"
+		engines=${engines/bpf/}
+	fi
+fi
+
+# ---- the fixture ----------------------------------------------------------
+#
+#   $W/in/      nobody's, the sandbox's rw dir: f, pre -> ../out/secret,
+#               sock (a listener outside the sandbox)
+#   $W/out/     nobody's, never in a rule: secret, sock (a listener)
+#   $W/cwd/     an outside victim's working directory: secret
+#   $BIN/       the helper (0755), escape-suid (root 4755), escape-sgid
+#               (root:corral 2755), escape-fcap (cap_sys_admin+ep), on the
+#               overlay root: /tmp is nosuid in the guest
+
+make_tmp W escape || skip_all "cannot make a temp dir"
+chmod 0755 "$W"
+mkdir -p "$W/in" "$W/out" "$W/cwd"
+echo f >"$W/in/f"
+echo secret >"$W/out/secret"
+echo secret >"$W/cwd/secret"
+ln -s ../out/secret "$W/in/pre"
+chown -R 65534:65534 "$W/in" "$W/out" "$W/cwd"
+BIN=$(mktemp -d /usr/local/lib/corral-escape.XXXXXX) || skip_all "no dir for the helpers"
+_tmp_dirs+=("$BIN")
+chmod 0755 "$BIN"
+ESC=$BIN/escape
+for c in escape escape-suid escape-sgid escape-fcap; do
+	cp "$CORRAL_HELPERS/escape" "$BIN/$c" && chmod 0755 "$BIN/$c" ||
+		skip_all "cannot copy the helper to $BIN"
+done
+chmod 4755 "$BIN/escape-suid"
+chgrp corral "$BIN/escape-sgid" && chmod 2755 "$BIN/escape-sgid"
+setcap cap_sys_admin+ep "$BIN/escape-fcap"
+
+# The attacks must work without a sandbox: Yama off, legacy TIOCSTI on
+# (6.12's default refuses it to all but CAP_SYS_ADMIN).  Restored at exit.
+declare -A sysctl_saved
+loosen() {
+	local f=/proc/sys/$1
+	[ -w "$f" ] || return 0
+	sysctl_saved[$f]=$(cat "$f")
+	echo "$2" >"$f"
+}
+loosen kernel/yama/ptrace_scope 0
+loosen dev/tty/legacy_tiocsti 1
+
+_pids=()
+cleanup() {
+	local p f
+	for p in "${_pids[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	for f in "${!sysctl_saved[@]}"; do
+		echo "${sysctl_saved[$f]}" >"$f"
+	done
+	cleanup_tmp
+}
+trap cleanup EXIT
+cd / || exit 1
+
+# ---- running things ---------------------------------------------------------
+
+# jail RULES... -- CMD...: CMD as nobody under corral on engine $eng
+jail() {
+	"${NOBODY[@]}" "$UC" --engine="$eng" --rx "$BIN" "$@"
+}
+
+# outside CMD...: CMD as nobody, no sandbox
+outside() {
+	"${NOBODY[@]}" "$@"
+}
+
+# wait_file FILE: until FILE exists (30 s at most)
+wait_file() {
+	"$ESC" wait-file "$1" >/dev/null
+}
+
+# background VAR DIR OUT CMD...: CMD as nobody in DIR, in the background,
+# its output in OUT; VAR := its pid (setpriv execs, so the pid is CMD's)
+background() {
+	local -n _pid=$1
+	(cd "$2" && exec "${NOBODY[@]}" "${@:4}" >"$3" 2>&1) &
+	_pid=$!
+	_pids+=("$_pid")
+}
+
+# stop PID [SIGNAL]: signal (default KILL) a process of ours and reap it
+stop() {
+	kill -"${2:-KILL}" "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# lines_v VAR "OPS" RESULT...: like probe_lines_v, results may hold spaces
+lines_v() {
+	probe_lines_v "$@"
+}
+
+# t NAME "RULES" "OPS" RESULT...: run escape OPS in the jail with RULES (one
+# result per op, each may hold spaces), one TAP line named "$eng: NAME"
+t() {
+	local name=$1 rules=$2 ops=$3 got want rc
+	local -a opv
+	read -r -a opv <<<"$ops"
+	lines_v want "$ops" "${@:4}"
+	# shellcheck disable=SC2086
+	got=$(jail $rules -- "$ESC" "${opv[@]}" 2>&1)
+	rc=$?
+	if [ "$got" == "$want" ] && [ $rc = 0 ]; then
+		ok "$eng: $name"
+	else
+		not_ok "$eng: $name" "corral --engine=$eng $rules (exit $rc)" \
+			"- expected, + got:" "$(compare_lines "$want" "$got")"
+	fi
+}
+
+# landlock_cannot NAME MIN_ABI: on the Landlock engine below MIN_ABI (99:
+# any ABI), skip NAME and return 0
+landlock_cannot() {
+	[ "$eng" = landlock ] && [ "$ABI" -lt "$2" ] || return 1
+	skip "$eng: $1" "landlock ABI $ABI cannot stop this"
+}
+
+# control "OPS" WANT...: the attack OPS outside any sandbox, as nobody
+# (with group corral if OPS starts with "cg"); a "# control:" line, which
+# warns when the attack does not work there either.  WANT is a glob.
+control() {
+	local ops=$1 got want
+	local -a opv run=("${NOBODY[@]}")
+	if [[ $ops == "cg "* ]]; then
+		ops=${ops#cg }
+		run=("${NOBODY_CG[@]}")
+	fi
+	read -r -a opv <<<"$ops"
+	lines_v want "$ops" "${@:2}"
+	got=$("${run[@]}" "$ESC" "${opv[@]}" 2>&1)
+	# shellcheck disable=SC2053
+	if [[ $got == $want ]]; then
+		diag "control: without a sandbox: ${got//$'\n'/; }"
+	else
+		diag "control: WARNING: the attack does not work even without a sandbox," \
+			"so its case proves less here:" "$(compare_lines "$want" "$got")"
+	fi
+}
+
+# ---- controls: the attacks work outside a sandbox -----------------------
+
+background victim "$W/cwd" "$W/victim.ctl" "$ESC" victim "$W/cwd/.ready.ctl" 120
+wait_file "$W/cwd/.ready.ctl"
+control "ptrace $victim + proc-mem $victim + vm-read $victim + vm-write $victim" OK OK OK OK
+control "read /proc/$victim/cwd/secret + read /proc/self/root$W/out/secret" OK OK
+stop "$victim" TERM
+diag "control: after process_vm_writev: $(cat "$W/victim.ctl")"
+background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.ctl2" 120
+wait_file "$W/cwd/.ready.ctl2"
+control "pidfd-kill $victim" OK
+stop "$victim"
+background lsn / /dev/null "$ESC" listen-abstract "corral-escape-ctl-$$" 120
+background lsn / /dev/null "$ESC" listen-unix "$W/out/sock.ctl" 120
+wait_file "$W/out/sock.ctl.d"
+control "connect-abstract corral-escape-ctl-$$ + send-abstract corral-escape-ctl-$$ + connect-unix $W/out/sock.ctl + send-unix $W/out/sock.ctl" \
+	OK OK OK OK
+control "tiocsti-new" OK
+control "cg bpf-get $PIN/rules + bpf-lookup $PIN/rules" OK OK
+control "unshare-userns + mount-tmpfs $W/in" OK OK
+control "suid-exec $BIN/escape-suid + suid-exec $BIN/escape-sgid + suid-exec $BIN/escape-fcap" \
+	"euid=0 egid=65534 CapEff=*" "euid=65534 egid=$CG CapEff=0" \
+	"euid=65534 egid=65534 CapEff=200000"
+control "link $W/out/secret $W/in/ctl-link + memfd-exec + uring-open-async $W/out/secret" \
+	OK "euid=65534 egid=65534 CapEff=0" OK
+# open_by_handle_at needs CAP_DAC_READ_SEARCH anyway: name_to_handle_at
+# is the one that shows the filter
+control "name-to-handle $W/in/f + open-by-handle $W/in/f" OK EPERM
+rm -f "$W/in/ctl-link"
+
+# The listeners and victims of the cases: outside, as nobody.
+ABS=corral-escape-$$
+background lsn / /dev/null "$ESC" listen-abstract "$ABS" 600
+background lsn / /dev/null "$ESC" listen-unix "$W/out/sock" 600
+background lsn / /dev/null "$ESC" listen-unix "$W/in/sock" 600
+wait_file "$W/out/sock.d"
+wait_file "$W/in/sock.d"
+
+# ---- the cases, on each engine ---------------------------------------------
+
+for eng in $engines; do
+	diag "engine $eng (Landlock ABI $ABI)"
+	rm -f "$W/in/l1" "$W/in/r1" "$W/in/s1"
+
+	# -- other processes of the same user --
+	background victim "$W/cwd" "$W/victim.$eng" "$ESC" victim "$W/cwd/.ready.$eng" 600
+	wait_file "$W/cwd/.ready.$eng"
+	t "ptrace: PTRACE_ATTACH to an outside process of the same user is EPERM" \
+		"" "ptrace $victim" EPERM
+	t "/proc/PID/mem of an outside process: open for writing is EACCES, /proc allowed rw" \
+		"--allow read,write:/proc" "proc-mem $victim" EACCES
+	t "process_vm_writev and process_vm_readv on an outside process are EPERM" \
+		"" "vm-write $victim + vm-read $victim" EPERM EPERM
+	t "/proc/PID/cwd and /proc/PID/root of an outside process are EACCES, /proc allowed" \
+		"--ro /proc" "read /proc/$victim/cwd/secret + read /proc/$victim/root$W/cwd/secret" \
+		EACCES EACCES
+	t "/proc/self/root of an outside path is EACCES, /proc allowed" \
+		"--ro /proc" "read /proc/self/root$W/out/secret" EACCES
+	stop "$victim" TERM
+	is "$(cat "$W/victim.$eng")" "victim $W/cwd/.ready.$eng 600: intact" \
+		"$eng: the outside process's memory is unchanged after the attempts"
+	background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.$eng.2" 600
+	wait_file "$W/cwd/.ready.$eng.2"
+	name="kill(2) and pidfd_send_signal of an outside process are EPERM and it lives"
+	if ! landlock_cannot "$name" 6; then
+		t "$name" "" "kill $victim + pidfd-kill $victim" EPERM EPERM
+		kill -0 "$victim" 2>/dev/null &&
+			ok "$eng: the outside process survived the signals" ||
+			not_ok "$eng: the outside process survived the signals"
+	fi
+	stop "$victim"
+
+	# -- unix sockets --
+	name="connect and sendto an outside abstract unix socket are EPERM"
+	landlock_cannot "$name" 6 ||
+		t "$name" "" "connect-abstract $ABS + send-abstract $ABS" EPERM EPERM
+	name="connect and sendto a named unix socket outside the allowed tree are EACCES"
+	landlock_cannot "$name" 99 ||
+		t "$name" "" "connect-unix $W/out/sock + send-unix $W/out/sock" EACCES EACCES
+	name="connect and sendto a named unix socket in a read-only dir are EACCES (need write)"
+	landlock_cannot "$name" 99 ||
+		t "$name" "--ro $W/out" "connect-unix $W/out/sock + send-unix $W/out/sock" \
+			EACCES EACCES
+	t "a named unix socket in an rw dir and the sandbox's own abstract socket still work" \
+		"--rw $W/in" "connect-unix $W/in/sock + send-unix $W/in/sock + self-abstract $ABS.own" \
+		OK OK OK
+
+	# -- the terminal --
+	want="tiocsti 0: EPERM"
+	got=$(outside "$ESC" pty-run "$UC" --engine="$eng" --rx "$BIN" -- \
+		"$ESC" tiocsti 0 2>&1)
+	is "$got" "$want" \
+		"$eng: TIOCSTI on the controlling terminal (an outside pty) is EPERM, nothing injected"
+	t "TIOCSTI on a new pty made the sandbox's controlling terminal is EPERM" \
+		"--allow read,write,ioctl:/dev/ptmx --allow read,write,ioctl:/dev/pts" \
+		"tiocsti-new" EPERM
+
+	# -- corral's own maps --
+	t "bpf(): BPF_OBJ_GET, lookup and delete on corral's rules map are EPERM" \
+		"--ro /sys/fs/bpf" "bpf-get $PIN/rules + bpf-lookup $PIN/rules + bpf-delete $PIN/rules" \
+		EPERM EPERM EPERM
+	ops="bpf-get $PIN/rules + bpf-lookup $PIN/rules + bpf-delete $PIN/rules"
+	probe_lines_v want "$ops" EPERM EPERM EPERM
+	read -r -a opv <<<"$ops"
+	got=$("${NOBODY_CG[@]}" "$UC" --engine="$eng" --rx "$BIN" --ro /sys/fs/bpf -- \
+		"$ESC" "${opv[@]}" 2>&1)
+	is "$got" "$want" \
+		"$eng: bpf(): the same, when the user is in group corral and may open the pins"
+
+	# -- mounts and namespaces --
+	t "mount of a tmpfs on an rw dir is EPERM" \
+		"--rw $W/in" "mount-tmpfs $W/in" EPERM
+	ops="unshare-userns + mount-tmpfs $W/in"
+	read -r -a opv <<<"$ops"
+	got=$(jail --rw "$W/in" -- "$ESC" "${opv[@]}" 2>&1)
+	case $got in
+	"unshare-userns: OK"$'\n'"mount-tmpfs $W/in: EPERM")
+		ok "$eng: unshare(CLONE_NEWUSER|CLONE_NEWNS) works, a tmpfs mount in it is EPERM" ;;
+	"unshare-userns: EPERM"$'\n'"mount-tmpfs $W/in: EPERM")
+		ok "$eng: unshare(CLONE_NEWUSER|CLONE_NEWNS) is EPERM, and so is the mount" ;;
+	*)
+		not_ok "$eng: unshare(CLONE_NEWUSER|CLONE_NEWNS) then mount of a tmpfs is EPERM" \
+			"$got" ;;
+	esac
+
+	# -- exec to regain privileges --
+	ids="euid=65534 egid=65534 CapEff=0"
+	t "exec of a setuid-root, a setgid-corral and a file-capability binary gains nothing" \
+		"" "suid-exec $BIN/escape-suid + suid-exec $BIN/escape-sgid + suid-exec $BIN/escape-fcap" \
+		"$ids" "$ids" "$ids"
+	name="memfd_create, write an ELF, fexecve is EACCES"
+	landlock_cannot "$name" 99 || t "$name" "" "memfd-exec" EACCES
+
+	# -- laundering a file from outside --
+	t "hard-linking an outside file into an rw dir is EXDEV" \
+		"--rw $W/in" "link $W/out/secret $W/in/l1" EXDEV
+	t "renaming an outside file into an rw dir is EACCES" \
+		"--rw $W/in" "rename $W/out/secret $W/in/r1" EACCES
+	rm -f "$W/in/l1" "$W/in/r1"
+	t "from a read-only dir too: link EXDEV, rename EACCES" \
+		"--rw $W/in --ro $W/out" "link $W/out/secret $W/in/l1 + rename $W/out/secret $W/in/r1" \
+		EXDEV EACCES
+	t "a symlink inside pointing outside (made inside, or found there) is EACCES to open" \
+		"--rw $W/in" "symlink $W/out/secret $W/in/s1 + read $W/in/s1 + read $W/in/pre" \
+		OK EACCES EACCES
+
+	# -- io_uring --
+	ops="uring-open $W/in/f + uring-open $W/out/secret + uring-open-async $W/out/secret"
+	read -r -a opv <<<"$ops"
+	got=$(jail --rw "$W/in" -- "$ESC" "${opv[@]}" 2>&1)
+	if [ "$got" == "uring-open $W/in/f: OK
+uring-open $W/out/secret: EACCES
+uring-open-async $W/out/secret: EACCES" ]; then
+		ok "$eng: io_uring: IORING_OP_OPENAT of a denied file is EACCES, inline and in io-wq"
+	elif [ "$(grep -c ': io_uring_setup E' <<<"$got")" = 3 ]; then
+		ok "$eng: io_uring: io_uring_setup is refused (${got##*io_uring_setup })"
+	else
+		not_ok "$eng: io_uring: IORING_OP_OPENAT of a denied file is EACCES, inline and in io-wq" \
+			"$got"
+	fi
+
+	# -- file handles --
+	t "name_to_handle_at and open_by_handle_at are EPERM (seccomp)" \
+		"--rw $W/in" "name-to-handle $W/in/f + open-by-handle $W/out/secret" EPERM EPERM
+
+	# -- the launcher's parent shell killed under the sandbox --
+	o=$W/in/parent.$eng
+	"${NOBODY[@]}" bash -c '"${@:2}" >"$1" 2>&1 & wait' sh "$o" "$UC" \
+		--engine="$eng" --rx "$BIN" --rw "$W/in" -- "$ESC" touch "$o.started" + \
+		wait-file "$o.go" + read "$W/out/secret" + write "$W/in/f" &
+	shell=$!
+	_pids+=("$shell")
+	wait_file "$o.started"
+	stop "$shell"
+	touch "$o.go"
+	for ((i = 0; i < 200; i++)); do
+		[ "$(wc -l <"$o")" -ge 4 ] && break
+		sleep 0.05
+	done
+	is "$(cat "$o")" "touch $o.started: OK
+wait-file $o.go: OK
+read $W/out/secret: EACCES
+write $W/in/f: OK" "$eng: the parent shell killed, the sandboxed command still runs confined"
+
+	# -- corral inside the sandbox --
+	# shellcheck disable=SC2086
+	got=$(jail $SYS --rx /usr/local/bin --ro "$W/in" -- "$UC" --rw "$W/in" \
+		--rw "$W/out" --rx "$BIN" -- "$ESC" write "$W/in/f" + read "$W/out/secret" 2>&1)
+	case $got in
+	"corral: using Landlock ABI "*$'\n'"write $W/in/f: EACCES"$'\n'"read $W/out/secret: EACCES")
+		ok "$eng: corral again inside, with wider rules, falls back to Landlock and cannot widen" ;;
+	*)
+		not_ok "$eng: corral again inside, with wider rules, falls back to Landlock and cannot widen" \
+			"$got" ;;
+	esac
+	# shellcheck disable=SC2086
+	got=$(jail $SYS --ro /sys/kernel/security --rw "$W/in" -- "$UC" --engine=bpf \
+		--rw "$W/out" -- "$ESC" read "$W/out/secret" 2>&1)
+	rc=$?
+	[ "$rc" = 125 ] && [[ $got == *CAP_BPF* ]] &&
+		ok "$eng: corral --engine=bpf inside refuses (exit 125, no CAP_BPF)" ||
+		not_ok "$eng: corral --engine=bpf inside refuses (exit 125, no CAP_BPF)" \
+			"exit $rc: $got"
+
+	# -- the command's own privileges --
+	got=$(jail --ro /proc -- "$ESC" status 2>&1)
+	diag "$eng: $got"
+	st=" ${got#status: } "
+	[[ $st == *" CapInh=0000000000000000 "* && $st == *" CapPrm=0000000000000000 "* &&
+		$st == *" CapEff=0000000000000000 "* && $st == *" CapAmb=0000000000000000 "* &&
+		$st == *" NoNewPrivs=1 "* ]] &&
+		ok "$eng: /proc/self/status: CapInh, CapPrm, CapEff, CapAmb 0 and NoNewPrivs 1" ||
+		not_ok "$eng: /proc/self/status: CapInh, CapPrm, CapEff, CapAmb 0 and NoNewPrivs 1" "$got"
+	[[ $st == *" Gid=65534,65534,65534,65534 "* && $st == *" Groups= "* ]] &&
+		ok "$eng: /proc/self/status: every gid is nobody's, no supplementary group" ||
+		not_ok "$eng: /proc/self/status: every gid is nobody's, no supplementary group" "$got"
+	got=$("${NOBODY_CG[@]}" "$UC" --engine="$eng" --rx "$BIN" --ro /proc -- "$ESC" status 2>&1)
+	st=" ${got#status: } "
+	[[ $st == *" Gid=65534,65534,65534,65534 "* ]] &&
+		ok "$eng: launched by a member of group corral, the gids are still nobody's" ||
+		not_ok "$eng: launched by a member of group corral, the gids are still nobody's" "$got"
+	diag "$eng: a member of group corral keeps it as a supplementary group: $got"
+done
+
+done_testing
