@@ -47,7 +47,7 @@ static void read_vars(struct vars *vars)
 
 	vars_set(vars, VAR_HOME, home ? home : pw ? absolute(pw->pw_dir) : NULL);
 	vars_set(vars, VAR_USER, pw ? pw->pw_name : getenv("USER"));
-	vars_set(vars, VAR_CWD, getcwd(buf, sizeof(buf)));
+	vars_set(vars, VAR_CWD, absolute(getcwd(buf, sizeof(buf))));
 	snprintf(buf, sizeof(buf), "%u", (unsigned)getuid());
 	vars_set(vars, VAR_UID, buf);
 	for (size_t i = 0; i < sizeof(from_env) / sizeof(*from_env); i++)

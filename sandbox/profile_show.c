@@ -150,7 +150,8 @@ static void print_entry(FILE *out, const struct entry *e, bool shadowed)
 		return;
 	}
 	if (profile_describe(e->path, &description) < 0)
-		fprintf(out, "%-14s (cannot be read)\n", e->name);
+		fprintf(out, "%-14s (unreadable or invalid: corral check "
+			"FILE says why)\n", e->name);
 	else
 		fprintf(out, "%-14s %s\n", e->name,
 			description ? description : "(no description)");

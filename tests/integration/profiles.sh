@@ -34,6 +34,11 @@ export CORRAL_PROFILE_PATH=$SRC/profiles
 export PATH=/usr/local/bin:/usr/bin:/bin
 unset XDG_CONFIG_HOME XDG_CACHE_HOME XDG_DATA_HOME XDG_RUNTIME_DIR
 unset SSH_AUTH_SOCK PYTHONPATH NODE_OPTIONS npm_config_cache
+# The guest has no network: no version checks, update notices or audits
+# (each would wait for DNS to time out).
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+export npm_config_update_notifier=false npm_config_fund=false \
+	npm_config_audit=false
 
 [ -d "$SRC/profiles" ] || skip_all "no profiles/ in $SRC"
 make_tmp BASE profiles || skip_all "cannot make a temp dir"
@@ -220,7 +225,7 @@ z.close()
 EOF
 }
 if have pip3 python3-pip "pip: installs a local wheel into the project" \
-	"pip: cannot read ~/.ssh/id_rsa as a requirements file" \
+	"pip: cannot read ~/.ssh/id_rsa (pip hash)" \
 	"pip: cannot install outside the project"; then
 	WHEEL=$P/hello-1.0-py3-none-any.whl
 	make_wheel "$WHEEL"
@@ -229,8 +234,8 @@ if have pip3 python3-pip "pip: installs a local wheel into the project" \
 	[ -f "$P/vendor/hello/__init__.py" ] ||
 		out="$out (no vendor/hello/__init__.py)" rc=1
 	worked "pip: installs a local wheel into the project"
-	try pip pip3 install --no-index --target vendor2 -r "$KEY"
-	refused "pip: cannot read ~/.ssh/id_rsa as a requirements file" \
+	try pip pip3 hash "$KEY"
+	refused "pip: cannot read ~/.ssh/id_rsa (pip hash)" \
 		"Permission denied: '$KEY'"
 	try pip pip3 install --no-index --no-deps --no-cache-dir -q \
 		--target "$O/vendor" "$WHEEL"

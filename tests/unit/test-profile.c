@@ -64,7 +64,7 @@ static struct parsed load(const char *spec)
 
 static const char *first_error(const struct parsed *p)
 {
-	return p->result.n_errors ? p->result.errors[0] : "(no error)";
+	return p->result.n_errors ? p->result.errors[0] : "no error";
 }
 
 /* One TAP line: parsing @text fails with exactly @want as first error. */
