@@ -644,6 +644,35 @@ static void test_find_program(void)
 	rmdir(dir);
 }
 
+/* corral profiles: first match wins, later ones are marked shadowed. */
+static void test_list(void)
+{
+	char *dirs[] = { TEST_PROFILES "/shadow", TEST_PROFILES };
+	struct profile_env two = { .vars = &vars, .search = dirs,
+				   .n_search = 2 };
+	char *text = NULL, *found = profile_find(&two, "npm");
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	TAP_OK(found && !strcmp(found, TEST_PROFILES "/shadow/npm.profile"),
+	       "profile_find: the first directory wins (%s)", found);
+	free(found);
+	TAP_EQ(0, profile_list(out, &two), "profile_list");
+	fclose(out);
+	TAP_OK(strstr(text, "npm            my own npm, shadowing the one "
+			    "below\n               " TEST_PROFILES
+			    "/shadow/npm.profile\n               "
+			    TEST_PROFILES "/npm.profile (shadowed by the one "
+			    "above)\n") != NULL,
+	       "each name once with its description and file; the "
+	       "shadowed file is marked");
+	TAP_OK(strstr(text, "base           a small base for the tests\n") !=
+	       NULL, "profiles are listed by name");
+	if (!strstr(text, "(shadowed"))
+		printf("# %s", text);
+	free(text);
+}
+
 /* Every shipped profile loads, from the real search order. */
 static void test_shipped(void)
 {
@@ -697,6 +726,7 @@ int main(void)
 	test_print_round_trip();
 	test_cli();
 	test_find_program();
+	test_list();
 	test_shipped();
 	vars_free(&vars);
 	return tap_done();

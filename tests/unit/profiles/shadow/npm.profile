@@ -1,0 +1,5 @@
+[profile]
+description = my own npm,
+  shadowing the one below
+[filesystem]
+ro = /mine
