@@ -1,0 +1,152 @@
+# bash completion for corral(1)                      -*- shell-script -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Works with or without the bash-completion package.  `make install`
+# rewrites the _corral_pkgdatadir line to the configured $(pkgdatadir).
+
+_corral_pkgdatadir=/usr/share/corral
+
+# Profile names of the search path (as sandbox/profile.c builds it).
+_corral_profiles()
+{
+	local dir f dirs=()
+	if [[ -n ${CORRAL_PROFILE_PATH+set} ]]; then
+		local IFS=:
+		dirs=($CORRAL_PROFILE_PATH)
+		unset IFS
+	else
+		local config=${XDG_CONFIG_HOME:-$HOME/.config}
+		[[ $config == /* ]] || config=$HOME/.config
+		dirs=("$config/corral/profiles" /etc/corral/profiles
+		      "$_corral_pkgdatadir/profiles")
+	fi
+	for dir in "${dirs[@]}"; do
+		[[ -n $dir ]] || continue
+		for f in "$dir"/*.profile; do
+			[[ -f $f ]] || continue
+			f=${f##*/}
+			printf '%s\n' "${f%.profile}"
+		done
+	done | sort -u
+}
+
+_corral_files()
+{
+	local IFS=$'\n'
+	if [[ $1 == -d ]]; then
+		COMPREPLY+=($(compgen -d -- "$2"))
+	else
+		COMPREPLY+=($(compgen -f -- "$1"))
+	fi
+	compopt -o filenames 2>/dev/null
+}
+
+_corral()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev= opt= value= prefix=
+	local -i i cword=COMP_CWORD
+	local sub= word
+	local options='--ro --rx --rw --rwx --allow --profile --print-profile
+		--engine= --log --debug --help --version'
+	local subcommands='setup status teardown profiles check learn'
+	local engines='auto bpf landlock'
+	local rights='read readdir write exec truncate create remove refer
+		ioctl ro rx rw rwx'
+	COMPREPLY=()
+	((cword > 0)) && prev=${COMP_WORDS[cword - 1]}
+
+	# After "--" (or the command of a run), complete the command, then
+	# its arguments as files.
+	for ((i = 1; i < cword; i++)); do
+		word=${COMP_WORDS[i]}
+		if [[ $word == -- ]]; then
+			if ((i + 1 == cword)); then
+				local IFS=$'\n'
+				COMPREPLY=($(compgen -c -- "$cur"))
+			else
+				_corral_files "$cur"
+			fi
+			return 0
+		fi
+		if ((i == 1)) && [[ " $subcommands " == *" $word "* ]]; then
+			sub=$word
+		fi
+	done
+
+	# --opt=value: with '=' in COMP_WORDBREAKS bash splits it in three.
+	if [[ $cur == = ]]; then
+		opt=$prev value=
+	elif [[ $prev == = ]] && ((cword >= 2)); then
+		opt=${COMP_WORDS[cword - 2]} value=$cur
+	elif [[ $cur == --*=* ]]; then
+		opt=${cur%%=*} value=${cur#*=} prefix=$opt=
+	fi
+	if [[ -n $opt ]]; then
+		case $opt in
+		--engine)
+			COMPREPLY=($(compgen -P "$prefix" -W "$engines" -- "$value")) ;;
+		--print-profile|--profile|--base)
+			COMPREPLY=($(compgen -P "$prefix" \
+				-W "$(_corral_profiles)" -- "$value")) ;;
+		--log|--output|--ro|--rx|--rw|--rwx)
+			[[ -z $prefix ]] && _corral_files "$value" ;;
+		esac
+		return 0
+	fi
+
+	case $prev in
+	--ro|--rx|--rw|--rwx|-o|--output)
+		_corral_files "$cur"
+		return 0 ;;
+	--profile|--base)
+		COMPREPLY=($(compgen -W "$(_corral_profiles)" -- "$cur"))
+		[[ $cur == */* ]] && _corral_files "$cur"
+		return 0 ;;
+	--engine)
+		COMPREPLY=($(compgen -W "$engines" -- "$cur"))
+		return 0 ;;
+	--allow)
+		if [[ $cur == *:* ]]; then
+			_corral_files "${cur#*:}"
+		else
+			local done=${cur%,*}, last=${cur##*,}
+			[[ $cur == *,* ]] || done=
+			COMPREPLY=($(compgen -P "$done" -W "$rights" -- "$last"))
+			compopt -o nospace 2>/dev/null
+		fi
+		return 0 ;;
+	esac
+
+	case $sub in
+	setup)
+		COMPREPLY=($(compgen -W '--debug' -- "$cur")) ;;
+	teardown)
+		COMPREPLY=($(compgen -W '--force' -- "$cur")) ;;
+	status|profiles)
+		;;
+	check)
+		_corral_files "$cur" ;;
+	learn)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "-o --output --base $options --" \
+				-- "$cur"))
+		fi ;;
+	*)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$options --" -- "$cur"))
+			[[ ${COMPREPLY[*]} == *= ]] && compopt -o nospace 2>/dev/null
+		elif ((cword == 1)); then
+			COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
+			if [[ -n $cur ]]; then
+				local IFS=$'\n'
+				COMPREPLY+=($(compgen -c -- "$cur"))
+			fi
+		else
+			local IFS=$'\n'
+			COMPREPLY=($(compgen -c -- "$cur"))
+		fi ;;
+	esac
+	return 0
+}
+
+complete -F _corral corral

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# completion.sh (TAP): calls the bash completion's _corral with COMP_WORDS
+# and COMP_CWORD set and checks COMPREPLY; syntax-checks the zsh and fish
+# completions when those shells are installed.
+set -u
+srcdir=${CORRAL_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+comp=$srcdir/completions
+
+if ! command -v bash >/dev/null 2>&1; then
+	echo "1..0 # SKIP bash is not installed"
+	exit 0
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$tmp/p1" "$tmp/p2"
+: >"$tmp/p1/alpha.profile"
+: >"$tmp/p2/beta.profile"
+: >"$tmp/p2/alpha.profile"
+: >"$tmp/p2/notaprofile.txt"
+
+# The bash part runs in one bash; each case prints "ok"/"not ok" lines
+# without numbers, numbered below.
+CORRAL_PROFILE_PATH="$tmp/p1:$tmp/p2" bash -c '
+. "$1" || { echo "not ok - sourcing corral.bash"; exit 0; }
+echo "ok - sourcing corral.bash defines _corral: $(type -t _corral)"
+# run WANT... -- WORD...: the last WORD is the one being completed.
+run() {
+	local want=() w
+	while [[ $1 != -- ]]; do want+=("$1"); shift; done
+	shift
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE="${COMP_WORDS[*]}"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_corral corral "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+	local got=" ${COMPREPLY[*]} " missing=
+	for w in "${want[@]}"; do
+		case $w in
+		!*) [[ $got != *" ${w#!} "* ]] || missing+=" (unexpected ${w#!})" ;;
+		*) [[ $got == *" $w "* ]] || missing+=" $w" ;;
+		esac
+	done
+	if [[ -z $missing ]]; then
+		echo "ok - [${COMP_WORDS[*]}] -> ${COMPREPLY[*]:0:12}"
+	else
+		echo "not ok - [${COMP_WORDS[*]}] missing$missing; got:$got"
+	fi
+}
+run --ro --rx --rw --rwx --allow --profile --print-profile --engine= --log \
+    --debug --help --version -- corral --
+run --ro --rx --rw --rwx !--profile -- corral --r
+run setup status teardown profiles check learn -- corral ""
+run teardown !status -- corral te
+run ls -- corral --ro . -- l
+run --force -- corral teardown --
+run --debug -- corral setup --
+run --engine=auto --engine=bpf --engine=landlock -- corral --engine=
+run --engine=bpf !--engine=auto -- corral --engine=b
+run auto bpf landlock -- corral --engine = ""
+run landlock !bpf -- corral --engine = l
+run bpf -- corral --engine b
+run alpha beta !notaprofile -- corral --profile ""
+run beta !alpha -- corral --profile b
+run --print-profile=alpha -- corral --print-profile=a
+run alpha beta -- corral --base ""
+run read readdir refer -- corral --allow re
+run read,exec -- corral --allow read,ex
+run -o --output --base -- corral learn -
+'"" sh "$comp/corral.bash" >"$tmp/bash.out" 2>"$tmp/bash.err"
+n=0
+fail=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	case $line in
+	"not ok"*) fail=1; echo "not ok $n${line#not ok}" ;;
+	*) echo "ok $n${line#ok}" ;;
+	esac
+done <"$tmp/bash.out"
+if [ -s "$tmp/bash.err" ]; then
+	n=$((n + 1)); fail=1
+	echo "not ok $n - bash printed errors"
+	sed 's/^/# /' "$tmp/bash.err"
+fi
+if [ $n -lt 18 ]; then
+	n=$((n + 1)); fail=1
+	echo "not ok $n - every bash case ran (only $((n - 1)))"
+fi
+
+n=$((n + 1))
+if command -v zsh >/dev/null 2>&1; then
+	if zsh -n "$comp/_corral" 2>"$tmp/err"; then
+		echo "ok $n - zsh -n _corral"
+	else
+		fail=1; echo "not ok $n - zsh -n _corral"; sed 's/^/# /' "$tmp/err"
+	fi
+else
+	echo "ok $n - zsh completion # SKIP zsh is not installed"
+fi
+n=$((n + 1))
+if command -v fish >/dev/null 2>&1; then
+	if fish --no-execute "$comp/corral.fish" 2>"$tmp/err"; then
+		echo "ok $n - fish --no-execute corral.fish"
+	else
+		fail=1; echo "not ok $n - fish --no-execute corral.fish"
+		sed 's/^/# /' "$tmp/err"
+	fi
+else
+	echo "ok $n - fish completion # SKIP fish is not installed"
+fi
+echo "1..$n"
+exit $fail
