@@ -111,7 +111,6 @@ cleanup() {
 	for p in "${_pids[@]}"; do
 		kill -KILL "$p" 2>/dev/null
 	done
-	wait 2>/dev/null
 	for f in "${!sysctl_saved[@]}"; do
 		echo "${sysctl_saved[$f]}" >"$f"
 	done
@@ -138,18 +137,31 @@ wait_file() {
 }
 
 # background VAR DIR OUT CMD...: CMD as nobody in DIR, in the background,
-# its output in OUT; VAR := its pid (setpriv execs, so the pid is CMD's)
+# its output in OUT; VAR := its pid (setpriv execs, so the pid is CMD's).
+# Not a job of this shell (no "Killed" notices): see alive and stop.
 background() {
 	local -n _pid=$1
-	(cd "$2" && exec "${NOBODY[@]}" "${@:4}" >"$3" 2>&1) &
-	_pid=$!
+	_pid=$( (cd "$2" && exec "${NOBODY[@]}" "${@:4}" >"$3" 2>&1 </dev/null) &
+		echo $!)
 	_pids+=("$_pid")
 }
 
-# stop PID [SIGNAL]: signal (default KILL) a process of ours and reap it
+# alive PID: the process exists and is not a zombie
+alive() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
+}
+
+# stop PID [SIGNAL]: signal (default KILL) a process and wait until it is gone
 stop() {
+	local i
 	kill -"${2:-KILL}" "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
+	for ((i = 0; i < 200; i++)); do
+		alive "$1" || return 0
+		sleep 0.05
+	done
 }
 
 # lines_v VAR "OPS" RESULT...: like probe_lines_v, results may hold spaces
@@ -222,6 +234,8 @@ wait_file "$W/out/sock.ctl.d"
 control "connect-abstract corral-escape-ctl-$$ + send-abstract corral-escape-ctl-$$ + connect-unix $W/out/sock.ctl + send-unix $W/out/sock.ctl" \
 	OK OK OK OK
 control "tiocsti-new" OK
+got=$(outside "$ESC" pty-run "$ESC" tiocsti 0 2>&1)
+diag "control: without a sandbox, TIOCSTI on the controlling pty: $got"
 control "cg bpf-get $PIN/rules + bpf-lookup $PIN/rules" OK OK
 control "unshare-userns + mount-tmpfs $W/in" OK OK
 control "suid-exec $BIN/escape-suid + suid-exec $BIN/escape-sgid + suid-exec $BIN/escape-fcap" \
@@ -270,7 +284,7 @@ for eng in $engines; do
 	name="kill(2) and pidfd_send_signal of an outside process are EPERM and it lives"
 	if ! landlock_cannot "$name" 6; then
 		t "$name" "" "kill $victim + pidfd-kill $victim" EPERM EPERM
-		kill -0 "$victim" 2>/dev/null &&
+		alive "$victim" &&
 			ok "$eng: the outside process survived the signals" ||
 			not_ok "$eng: the outside process survived the signals"
 	fi
@@ -371,13 +385,13 @@ uring-open-async $W/out/secret: EACCES" ]; then
 
 	# -- the launcher's parent shell killed under the sandbox --
 	o=$W/in/parent.$eng
-	"${NOBODY[@]}" bash -c '"${@:2}" >"$1" 2>&1 & wait' sh "$o" "$UC" \
-		--engine="$eng" --rx "$BIN" --rw "$W/in" -- "$ESC" touch "$o.started" + \
-		wait-file "$o.go" + read "$W/out/secret" + write "$W/in/f" &
-	shell=$!
-	_pids+=("$shell")
+	background shell / /dev/null bash -c '"${@:2}" >"$1" 2>&1 & wait' sh "$o" \
+		"$UC" --engine="$eng" --rx "$BIN" --rw "$W/in" -- "$ESC" \
+		touch "$o.started" + wait-file "$o.go" + read "$W/out/secret" + \
+		write "$W/in/f"
 	wait_file "$o.started"
 	stop "$shell"
+	alive "$shell" && diag "$eng: the parent shell did not die"
 	touch "$o.go"
 	for ((i = 0; i < 200; i++)); do
 		[ "$(wc -l <"$o")" -ge 4 ] && break
