@@ -6,8 +6,7 @@
 #ifndef CORRAL_EVENTS_H
 #define CORRAL_EVENTS_H
 
-#include "maps.h"
-#include <bpf/bpf_core_read.h>
+#include "walk.h"
 
 struct name_walk {
 	struct dentry *dentry;
@@ -25,37 +24,29 @@ static __always_inline struct corral_event *scratch_event(void)
 static long name_step(__u32 index, void *data)
 {
 	struct name_walk *w = data;
-	struct dentry *dentry = w->dentry;
+	struct dentry *dentry = w->dentry, *leaf = w->dentry;
 	struct vfsmount *vfsmnt = w->mnt;
 	struct corral_event *ev = scratch_event();
-	struct mount *mnt, *mnt_parent;
-	struct dentry *parent;
+	enum step step;
 	__u32 n;
 
 	if (!ev)
 		return 1;
-	if (dentry == BPF_CORE_READ(vfsmnt, mnt_root)) {
-		mnt = (void *)vfsmnt - bpf_core_field_offset(struct mount, mnt);
-		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
-		if (mnt_parent == mnt)
-			return 1;
-		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
-		w->mnt = (void *)mnt_parent +
-			 bpf_core_field_offset(struct mount, mnt);
-		return 0;
-	}
-	parent = BPF_CORE_READ(dentry, d_parent);
-	if (parent == dentry)
+	step = step_up(&dentry, &vfsmnt);
+	if (step == STEP_ROOT)
 		return 1;
+	w->dentry = dentry;
+	w->mnt = vfsmnt;
+	if (step == STEP_MOUNT)
+		return 0;       /* a mount root has no name of its own */
 	n = ev->n_names;
 	if (n >= CORRAL_EVENT_NAMES) {
 		ev->flags |= CORRAL_EVENT_TRUNCATED;
 		return 1;
 	}
 	bpf_probe_read_kernel_str(ev->names[n], CORRAL_EVENT_NAME_LEN,
-				  BPF_CORE_READ(dentry, d_name.name));
+				  BPF_CORE_READ(leaf, d_name.name));
 	ev->n_names = n + 1;
-	w->dentry = parent;
 	return 0;
 }
 

@@ -46,37 +46,52 @@ struct walk {
 	int finished;     /* reached the root, or granted covers want */
 };
 
+enum step { STEP_PARENT, STEP_MOUNT, STEP_ROOT };
+
+/*
+ * One step up from (*dentry, *vfsmnt), Landlock's way: to d_parent, or at
+ * a mount root to the mount point in the parent mount (STEP_MOUNT: the
+ * same place, seen from above).  STEP_ROOT at the real root or the root
+ * of a detached tree.  Pointers are probe-read kernel addresses.
+ */
+static __always_inline enum step step_up(struct dentry **dentry,
+					 struct vfsmount **vfsmnt)
+{
+	struct mount *mnt, *mnt_parent;
+	struct dentry *parent;
+
+	if (*dentry == BPF_CORE_READ(*vfsmnt, mnt_root)) {
+		mnt = (void *)*vfsmnt - bpf_core_field_offset(struct mount, mnt);
+		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
+		if (mnt_parent == mnt)
+			return STEP_ROOT;
+		*dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+		*vfsmnt = (void *)mnt_parent +
+			  bpf_core_field_offset(struct mount, mnt);
+		return STEP_MOUNT;
+	}
+	parent = BPF_CORE_READ(*dentry, d_parent);
+	if (parent == *dentry)
+		return STEP_ROOT;
+	*dentry = parent;
+	return STEP_PARENT;
+}
+
 static long walk_step(__u32 index, void *data)
 {
 	struct walk *w = data;
+	/* locals: CO-RE relocations apply to kernel types only */
 	struct dentry *dentry = w->dentry;
-	struct vfsmount *vfsmnt = w->mnt;   /* locals: CO-RE only on kernel types */
-	struct dentry *parent;
-	struct mount *mnt, *mnt_parent;
+	struct vfsmount *vfsmnt = w->mnt;
 
 	w->granted |= own_access(w->domain, dentry);
-	if ((w->granted & w->want) == w->want) {
+	if ((w->granted & w->want) == w->want ||
+	    step_up(&dentry, &vfsmnt) == STEP_ROOT) {
 		w->finished = 1;
 		return 1;
 	}
-	if (dentry == BPF_CORE_READ(vfsmnt, mnt_root)) {
-		mnt = (void *)vfsmnt - bpf_core_field_offset(struct mount, mnt);
-		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
-		if (mnt_parent == mnt) {
-			w->finished = 1;        /* the real root */
-			return 1;
-		}
-		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
-		w->mnt = (void *)mnt_parent +
-			 bpf_core_field_offset(struct mount, mnt);
-		return 0;
-	}
-	parent = BPF_CORE_READ(dentry, d_parent);
-	if (parent == dentry) {
-		w->finished = 1;                /* root of a detached tree */
-		return 1;
-	}
-	w->dentry = parent;
+	w->dentry = dentry;
+	w->mnt = vfsmnt;
 	return 0;
 }
 

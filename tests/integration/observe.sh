@@ -37,13 +37,17 @@ lines=$(grep -c '^corral: denied' <<<"$out")
 	not_ok "--log rate-limits a burst" "$lines lines:" "$(tail -3 <<<"$out")"
 
 # Killing the watcher does not weaken the sandbox.
-"$CORRAL" --log --rx "$CORRAL_HELPERS" -- "$PROBE" sleep-read 3 /etc/hostname \
+"$CORRAL" --log --rx "$CORRAL_HELPERS" -- "$PROBE" sleep-read 4 /etc/hostname \
 	>"$work/after-kill" 2>/dev/null &
 watcher=$!
-sleep 1.5
+# Kill the watcher only once the sandboxed command runs (TCG is slow).
+for ((i = 0; i < 100; i++)); do
+	pgrep -x probe >/dev/null && break
+	sleep 0.1
+done
 kill -9 "$watcher"; wait "$watcher" 2>/dev/null
-sleep 3
-is "$(cat "$work/after-kill")" "sleep-read 3 /etc/hostname: EACCES" \
+while pgrep -x probe >/dev/null; do sleep 0.2; done
+is "$(cat "$work/after-kill")" "sleep-read 4 /etc/hostname: EACCES" \
 	"killing the --log watcher leaves the command confined"
 
 # learn: a python3 script reads a data directory, writes a report, runs
