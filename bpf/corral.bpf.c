@@ -208,9 +208,16 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 		return 0;
 	if (is_backing_file(file) || creds_overridden())
 		return 0;
-	if (is_internal(file->f_path.dentry))
-		return 0;
 	want = open_access(file);
+	/* memfd and other files of internal mounts have no path to judge;
+	 * executing them is refused unless the profile allows it. */
+	if (is_internal(file->f_path.dentry)) {
+		if (!(want & CORRAL_ACCESS_EXEC) ||
+		    (t->flags & CORRAL_TASK_EXEC_ANON))
+			return 0;
+		return report(t, NULL, NULL, CORRAL_ACCESS_EXEC,
+			      CORRAL_HOOK_OPEN, -EACCES);
+	}
 	granted = object_granted(t, &file->f_path);
 	if (!covers(granted, want))
 		return report(t, file->f_path.mnt, file->f_path.dentry,
@@ -742,7 +749,7 @@ static __always_inline int check_unix_peer(struct sock *other)
 	int len;
 	long granted;
 
-	if (!t || !other)
+	if (!t || !other || (t->flags & CORRAL_TASK_UNIX_ANY))
 		return 0;
 	us = bpf_skc_to_unix_sock(other);
 	if (!us)

@@ -91,6 +91,10 @@ struct corral_task {
 #define CORRAL_TASK_FILE_RULES (1u << 0)
 /* Audit only (corral learn): record what would be denied, deny nothing. */
 #define CORRAL_TASK_AUDIT      (1u << 1)
+/* exec-anonymous = yes: memfd and other internal files may be executed. */
+#define CORRAL_TASK_EXEC_ANON  (1u << 2)
+/* unix-connect = allow: unix sockets are not scoped or path-checked. */
+#define CORRAL_TASK_UNIX_ANY   (1u << 3)
 
 /*
  * Ring buffer "events": one struct corral_event per denial (or, in an

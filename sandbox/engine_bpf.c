@@ -174,7 +174,8 @@ int engine_bpf_enter(struct bpf_engine *e)
 {
 	struct corral_task task = {
 		.domain = e->domain,
-		.flags = (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
+		.flags = e->task_flags |
+			 (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
 			 (e->audit ? CORRAL_TASK_AUDIT : 0),
 	};
 	_cleanup_close_ int self = -1;

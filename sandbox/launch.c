@@ -98,7 +98,7 @@ static enum corral_engine choose_engine(enum corral_engine wanted)
 	if (bpf_engine_usable(why, sizeof(why)))
 		return CORRAL_ENGINE_BPF;
 	if (wanted == CORRAL_ENGINE_BPF)
-		die("--engine=bpf: %s", why);
+		die("--engine=bpf (or require = bpf in a profile): %s", why);
 	abi = landlock_abi();
 	if (!abi)
 		die("no engine available: %s; and Landlock is not enabled "
@@ -188,6 +188,18 @@ static pid_t fork_watched(struct bpf_engine *engine)
 	return 0;
 }
 
+/* The profile's [sandbox] switches, as the BPF side reads them. */
+static uint32_t sandbox_flags(const struct policy *policy)
+{
+	uint32_t flags = 0;
+
+	if (policy->sandbox.value[POLICY_EXEC_ANONYMOUS] == POLICY_YES)
+		flags |= CORRAL_TASK_EXEC_ANON;
+	if (policy->sandbox.value[POLICY_UNIX_CONNECT] == POLICY_ALLOW)
+		flags |= CORRAL_TASK_UNIX_ANY;
+	return flags;
+}
+
 static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 		       struct watch *watch, const struct corral_opts *opts)
 {
@@ -199,6 +211,7 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	    engine_bpf_create_domain(&engine) < 0)
 		goto fail;
 	engine.audit = opts->command == CORRAL_CMD_LEARN;
+	engine.task_flags = sandbox_flags(&opts->policy);
 	for (size_t i = 0; i < n; i++)
 		if (engine_bpf_add_rule(&engine, rules[i].fd, rules[i].access,
 					rules[i].path) < 0)
@@ -234,7 +247,10 @@ void launch(const struct corral_opts *opts)
 {
 	const struct policy *policy = &opts->policy;
 	struct opened_rule *rules;
-	enum corral_engine engine = choose_engine(opts->engine);
+	enum corral_engine engine = choose_engine(
+		opts->engine == CORRAL_ENGINE_AUTO &&
+		policy->sandbox.value[POLICY_REQUIRE] == POLICY_BPF ?
+		CORRAL_ENGINE_BPF : opts->engine);
 	struct watch watch;
 	size_t n = 0;
 

@@ -350,6 +350,12 @@ for eng in $engines; do
 		"$ids" "$ids" "$ids"
 	name="memfd_create, write an ELF, fexecve is EACCES"
 	landlock_cannot "$name" 99 || t "$name" "" "memfd-exec" EACCES
+	if [ "$eng" = bpf ]; then
+		printf '[sandbox]\nexec-anonymous = yes\n' >"$W/anon.profile"
+		chmod 644 "$W/anon.profile"
+		t "exec-anonymous = yes in a profile lets memfd exec run" \
+			"--profile $W/anon.profile" "memfd-exec" "$ids"
+	fi
 
 	# -- laundering a file from outside --
 	t "hard-linking an outside file into an rw dir is EXDEV" \
