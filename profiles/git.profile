@@ -9,10 +9,12 @@
 # other repositories, your home and ~/.ssh are not.
 #
 # Remotes over https work (network is included).  Remotes over ssh need
-# the ssh client's keys too: add --profile ssh.  Hooks in .git/hooks do
-# not run (the project is writable, not executable): use rwx on ${CWD} in
-# a copy if you rely on them.  git commit without -m starts $EDITOR, which
-# then runs in this sandbox.  Credentials (~/.git-credentials) are not
+# the ssh client's keys too: add --profile ssh.  Hooks in .git/hooks
+# cannot be executed (the project is writable, not executable): where one
+# would run, git stops with "fatal: cannot exec '.git/hooks/pre-commit':
+# Permission denied".  Use rwx on ${CWD} in a copy if you rely on hooks
+# (they then run in this sandbox).  git commit without -m starts $EDITOR,
+# which runs in this sandbox too.  Credentials (~/.git-credentials) are not
 # readable: add that file to a copy if you use the store helper.
 
 [profile]

@@ -16,4 +16,3 @@ include = gcc
 
 [filesystem]
 rwx = ${CWD}
-ro = -/etc/make.conf

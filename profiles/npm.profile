@@ -8,6 +8,8 @@
 # malicious postinstall script cannot read ~/.ssh or write to your other
 # projects.  Global installs (npm install -g) are denied: /usr is
 # read-only.  Create ~/.npm once (mkdir ~/.npm) before the first run.
+# Packages with native code (node-gyp) also need the compiler: add
+# --profile gcc.
 #
 # Tokens for private registries live in ~/.npmrc, which is readable here:
 # remove that line from a copy if you keep none.
