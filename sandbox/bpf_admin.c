@@ -306,6 +306,22 @@ static int live_domains(void)
 	return n;
 }
 
+/* The ABI version the pinned programs were built with, or -1. */
+static int pinned_abi(void)
+{
+	struct corral_info info = { 0 };
+	__u32 zero = 0;
+	int fd = bpf_obj_get(CORRAL_PIN_DIR "/info");
+	int abi = -1;
+
+	if (fd < 0)
+		return -1;
+	if (bpf_map_lookup_elem(fd, &zero, &info) == 0)
+		abi = (int)info.abi_version;
+	close(fd);
+	return abi;
+}
+
 int bpf_admin_status(void)
 {
 	char why[256];
@@ -319,7 +335,7 @@ int bpf_admin_status(void)
 		return 0;
 	}
 	printf("programs: pinned under " CORRAL_PIN_DIR " (%d hooks, abi %d)\n",
-	       count_links(), CORRAL_ABI_VERSION);
+	       count_links(), pinned_abi());
 	n = live_domains();
 	if (n < 0)
 		return CORRAL_EXIT_FAILURE;
