@@ -232,7 +232,7 @@ static int load_and_pin(int *n_hooks)
 	r = corral_bpf__load(skel);
 	if (r < 0) {
 		error_errno(r, "loading the BPF object corral.bpf.o (hint: "
-			    "'corral --debug setup' prints the verifier log)");
+			    "'corral setup --debug' prints the verifier log)");
 		goto out;
 	}
 	if (mkdir(CORRAL_PIN_DIR, 0755) < 0 && errno != EEXIST) {
