@@ -11,6 +11,9 @@
 # corral check, corral profiles, --print-profile, the missing-path error
 # naming its profile line, and argv[0] mode (a symlink jq -> corral).
 #
+# network.profile has no test of its own: curl, wget, git, pip, npm and
+# ssh include it.
+#
 # Runs as root in the guest after `corral setup`, with HOME set to a
 # fixture home:
 #
@@ -442,7 +445,9 @@ section "ssh"
 if have ssh openssh-client "ssh: reads its config (ssh -G)" \
 	"ssh: uses its default key (ssh-keygen -y)" \
 	"ssh: cannot read a key it was not given (~/.ssh/deploy_key)" \
-	"ssh: cannot plant a file in ~/.ssh"; then
+	"ssh: cannot plant a file in ~/.ssh" "scp: copies within the project" \
+	"scp: cannot copy a file of your home into the project" \
+	"scp: cannot copy out of the project"; then
 	ssh-keygen -q -t ed25519 -N '' -C test -f "$H/.ssh/id_ed25519"
 	try ssh ssh -F "$H/.ssh/config" -G box
 	worked "ssh: reads its config (ssh -G)" "hostname 127.0.0.1"
@@ -454,6 +459,18 @@ if have ssh openssh-client "ssh: reads its config (ssh -G)" \
 	try ssh ssh-keygen -q -t ed25519 -N '' -f "$H/.ssh/planted"
 	refused "ssh: cannot plant a file in ~/.ssh" "Permission denied" \
 		"$H/.ssh/planted"
+	# scp between two local paths runs cp, in the same sandbox
+	echo "notes" >"$H/notes.txt"
+	try scp scp data.csv copy.csv
+	[ -f copy.csv ] || out="$out (no copy.csv)" rc=1
+	worked "scp: copies within the project"
+	try scp scp "$H/notes.txt" notes.txt
+	refused "scp: cannot copy a file of your home into the project" \
+		"cannot open '$H/notes.txt' for reading: Permission denied"
+	try scp scp data.csv "$O/"
+	refused "scp: cannot copy out of the project" \
+		"cannot create regular file '$O/data.csv': Permission denied" \
+		"$O/data.csv"
 	# No server here: a real login would need openssh-server and a
 	# loopback sshd; ssh -G and ssh-keygen show the client's file access.
 	[ -x /usr/sbin/sshd ] ||
