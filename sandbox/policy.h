@@ -43,10 +43,11 @@ struct opened_rule {
  *                                 Landlock ABI 6, or not
  *   require        = bpf|any      refuse to run without the BPF engine
  *
- * They are parsed, merged (a later setting replaces an earlier one) and
- * printed now, and carried here for the engines; enforcing them is later
- * work.  POLICY_UNSET means no profile said anything: the default applies
- * (exec-anonymous no, unix-connect scoped, require any).
+ * profile.c parses and merges them (a later setting replaces an earlier
+ * one) and --print-profile prints them; launch.c hands them to the
+ * engines (exec-anonymous and unix-connect to the BPF programs, require
+ * to --engine=auto).  POLICY_UNSET means no profile said anything: the
+ * default applies (exec-anonymous no, unix-connect scoped, require any).
  */
 enum policy_setting {
 	POLICY_EXEC_ANONYMOUS,
