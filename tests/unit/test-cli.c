@@ -114,7 +114,9 @@ static void test_subcommands(void)
 	TAP_EQ(0, parse(2, ARGV("setup"), &o), "setup parses");
 	TAP_EQ(CORRAL_CMD_SETUP, o.command, "setup is a subcommand");
 	cli_free(&o);
-	TAP_EQ(0, parse(3, ARGV("--", "setup"), &o), "-- setup parses");
+	char **dashdash = ARGV("--", "setup");
+
+	TAP_EQ(0, parse(3, dashdash, &o), "-- setup parses");
 	TAP_OK(o.command == CORRAL_CMD_RUN && !strcmp(o.argv[0], "setup"),
 	       "after --, 'setup' is a command to run");
 	cli_free(&o);
