@@ -2,14 +2,15 @@
 /*
  * launch.c - the privileged flow of `corral [rules] -- CMD`, top to bottom:
  *
+ *   0. (parser.c, in an unprivileged child) parse everything and open
+ *      every rule path O_PATH as the user; main.c checked the message
  *   1. choose the engine; for bpf, capabilities become: effective none,
  *      permitted CAP_BPF only (privs.c)
- *   2. open every rule path O_PATH, as the user, before any privilege
- *   3. bpf: raise CAP_BPF; open the pinned maps; create our own domain;
+ *   2. bpf: raise CAP_BPF; open the pinned maps; create our own domain;
  *      register each rule from its fd; enter the domain
- *   4. drop every capability for good, NO_NEW_PRIVS, read back
- *   5. landlock: build the ruleset from the same fds and restrict self
- *   6. exec the command: no corral process stays behind
+ *   3. drop every capability for good, NO_NEW_PRIVS, read back
+ *   4. landlock: build the ruleset from the same fds and restrict self
+ *   5. exec the command: no corral process stays behind
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,39 +29,24 @@
 #include "engine_bpf.h"
 #include "engine_landlock.h"
 #include "events.h"
+#include "launch_msg.h"
 #include "learn.h"
 #include "privs.h"
 #include "seccomp_filter.h"
 #include "util.h"
 
-/*
- * Opens @rule's path as the user; a rule on a file keeps file rights.
- * Returns false for an optional rule whose path does not exist.
- */
-static bool open_rule(const struct policy_rule *rule, struct opened_rule *out)
+/* The path behind a rule fd, for messages only ("?" if unknown). */
+static char *fd_path(int fd)
 {
-	struct stat st;
-	char names[128];
+	char link[64], target[PATH_MAX];
+	ssize_t n;
 
-	out->path = rule->path;
-	out->fd = open(rule->path, O_PATH | O_CLOEXEC);
-	if (out->fd < 0 && errno == ENOENT && rule->optional)
-		return false;
-	if (out->fd < 0)
-		die("%s: %s (%s)%s", rule->path, strerror(errno), rule->origin,
-		    errno == ENOENT ? "; prefix the path with '-' to make it "
-				      "optional" : "");
-	if (fstat(out->fd, &st) < 0)
-		die_errno("%s: fstat (%s)", rule->path, rule->origin);
-	out->access = rule->access;
-	if (!S_ISDIR(st.st_mode))
-		out->access &= CORRAL_ACCESS_FILE;
-	if (!out->access)
-		die("%s: is not a directory, and %s are directory rights (%s)",
-		    rule->path,
-		    rights_format(rule->access, names, sizeof(names)),
-		    rule->origin);
-	return true;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return xstrdup("?");
+	target[n] = '\0';
+	return xstrdup(target);
 }
 
 /*
@@ -88,16 +75,16 @@ static int bpf_engine_usable(char *why, size_t size)
  * saying why and what Landlock cannot enforce.  --engine=bpf never falls
  * back.
  */
-static enum corral_engine choose_engine(enum corral_engine wanted)
+static enum launch_engine choose_engine(enum launch_engine wanted)
 {
 	char why[320], limits[320];
 	int abi;
 
-	if (wanted == CORRAL_ENGINE_LANDLOCK)
+	if (wanted == LAUNCH_ENGINE_LANDLOCK)
 		return wanted;
 	if (bpf_engine_usable(why, sizeof(why)))
-		return CORRAL_ENGINE_BPF;
-	if (wanted == CORRAL_ENGINE_BPF)
+		return LAUNCH_ENGINE_BPF;
+	if (wanted == LAUNCH_ENGINE_BPF)
 		die("--engine=bpf (or require = bpf in a profile): %s", why);
 	abi = landlock_abi();
 	if (!abi)
@@ -106,7 +93,7 @@ static enum corral_engine choose_engine(enum corral_engine wanted)
 	warn_msg("using Landlock ABI %d, not bpf: %s; Landlock cannot "
 		 "enforce %s", abi, why,
 		 landlock_limits(abi, limits, sizeof(limits)));
-	return CORRAL_ENGINE_LANDLOCK;
+	return LAUNCH_ENGINE_LANDLOCK;
 }
 
 /* --log and learn: a watcher stays behind to read the domain's events. */
@@ -117,25 +104,30 @@ struct watch {
 	struct event_reader *reader;
 };
 
-static void watch_init(struct watch *w, const struct corral_opts *opts)
+static bool learning(const struct launch_request *req)
+{
+	return req->msg.kind == LAUNCH_LEARN;
+}
+
+static void watch_init(struct watch *w, struct launch_request *req)
 {
 	memset(w, 0, sizeof(*w));
-	w->on = opts->log || opts->command == CORRAL_CMD_LEARN;
+	w->on = (req->msg.flags & LAUNCH_LOG) || learning(req);
 	w->printer.out = stderr;
 	w->printer.per_second = 20;
-	if (opts->log_file) {
-		w->printer.out = fopen(opts->log_file, "we");
+	if (req->log_fd >= 0) {
+		w->printer.out = fdopen(steal_fd(&req->log_fd), "w");
 		if (!w->printer.out)
-			die_errno("--log=%s: opening the log", opts->log_file);
+			die_errno("opening the --log file");
 	}
 	w->learn.home = getenv("HOME");
 	w->learn.cwd = getcwd(NULL, 0);
 }
 
-static int watch_open(struct watch *w, const struct corral_opts *opts,
+static int watch_open(struct watch *w, const struct launch_request *req,
 		      uint64_t domain)
 {
-	if (opts->command == CORRAL_CMD_LEARN)
+	if (learning(req))
 		w->reader = events_open(domain, learn_record, &w->learn);
 	else
 		w->reader = events_open(domain, log_print_event, &w->printer);
@@ -143,27 +135,30 @@ static int watch_open(struct watch *w, const struct corral_opts *opts,
 }
 
 static _Noreturn void watch_finish(struct watch *w,
-				   const struct corral_opts *opts, int status)
+				   struct launch_request *req, char **command,
+				   int status)
 {
+	const char *base = req->msg.learn_base;
+	char *name;
 	FILE *out;
 	size_t n;
 
 	events_close(w->reader);
-	if (opts->command != CORRAL_CMD_LEARN) {
+	if (!learning(req)) {
 		log_finish(&w->printer);
 		exit(status);
 	}
-	out = fopen(opts->learn_output, "we");
+	name = fd_path(req->learn_fd);
+	if (ftruncate(req->learn_fd, 0) < 0)
+		die_errno("%s: emptying the learn output", name);
+	out = fdopen(steal_fd(&req->learn_fd), "w");
 	if (!out)
-		die_errno("%s: writing the learned profile",
-			  opts->learn_output);
-	n = learn_write(&w->learn, out, opts->argv,
-			opts->n_profiles ? opts->profiles[0] : NULL);
+		die_errno("%s: writing the learned profile", name);
+	n = learn_write(&w->learn, out, command, base[0] ? base : NULL);
 	if (fclose(out))
-		die_errno("%s: writing the learned profile",
-			  opts->learn_output);
+		die_errno("%s: writing the learned profile", name);
 	fprintf(stderr, "corral: wrote %s: %zu rule%s from %zu refused "
-		"path%s (the command exited with %d)\n", opts->learn_output,
+		"path%s (the command exited with %d)\n", name,
 		n, n == 1 ? "" : "s", w->learn.n, w->learn.n == 1 ? "" : "s",
 		status);
 	exit(status);
@@ -188,20 +183,8 @@ static pid_t fork_watched(struct bpf_engine *engine)
 	return 0;
 }
 
-/* The profile's [sandbox] switches, as the BPF side reads them. */
-static uint32_t sandbox_flags(const struct policy *policy)
-{
-	uint32_t flags = 0;
-
-	if (policy->sandbox.value[POLICY_EXEC_ANONYMOUS] == POLICY_YES)
-		flags |= CORRAL_TASK_EXEC_ANON;
-	if (policy->sandbox.value[POLICY_UNIX_CONNECT] == POLICY_ALLOW)
-		flags |= CORRAL_TASK_UNIX_ANY;
-	return flags;
-}
-
 static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
-		       struct watch *watch, const struct corral_opts *opts)
+		       struct watch *watch, const struct launch_request *req)
 {
 	struct bpf_engine engine;
 	pid_t child = 0;
@@ -210,14 +193,14 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	if (engine_bpf_open(&engine) < 0 ||
 	    engine_bpf_create_domain(&engine) < 0)
 		goto fail;
-	engine.audit = opts->command == CORRAL_CMD_LEARN;
-	engine.task_flags = sandbox_flags(&opts->policy);
+	engine.audit = learning(req);
+	engine.task_flags = req->msg.task_flags;
 	for (size_t i = 0; i < n; i++)
 		if (engine_bpf_add_rule(&engine, rules[i].fd, rules[i].access,
 					rules[i].path) < 0)
 			goto fail;
 	if (watch->on) {
-		if (watch_open(watch, opts, engine.domain) < 0)
+		if (watch_open(watch, req, engine.domain) < 0)
 			goto fail;
 		child = fork_watched(&engine);
 	} else if (engine_bpf_enter(&engine) < 0) {
@@ -243,30 +226,39 @@ static _Noreturn void exec_command(char **argv)
 					  "e.g. --rx on its directory)" : "");
 }
 
-void launch(const struct corral_opts *opts)
+/* The command: our own argv from cmd_index, or the real program. */
+static char **command_argv(const struct launch_request *req, char **argv)
 {
-	const struct policy *policy = &opts->policy;
-	struct opened_rule *rules;
-	enum corral_engine engine = choose_engine(
-		opts->engine == CORRAL_ENGINE_AUTO &&
-		policy->sandbox.value[POLICY_REQUIRE] == POLICY_BPF ?
-		CORRAL_ENGINE_BPF : opts->engine);
-	struct watch watch;
-	size_t n = 0;
+	char **command = argv + req->msg.cmd_index;
 
-	rules = xcalloc(policy->n_rules, sizeof(*rules));
-	for (size_t i = 0; i < policy->n_rules; i++)
-		n += open_rule(&policy->rules[i], &rules[n]);
-	watch_init(&watch, opts);
-	if (watch.on && engine != CORRAL_ENGINE_BPF)
+	if (req->msg.exec_path[0])
+		command[0] = (char *)req->msg.exec_path;
+	return command;
+}
+
+void launch(struct launch_request *req, char **argv)
+{
+	char **command = command_argv(req, argv);
+	struct opened_rule rules[LAUNCH_MAX_RULES];
+	size_t n = req->msg.n_rules;
+	enum launch_engine engine = choose_engine(req->msg.engine);
+	struct watch watch;
+
+	for (size_t i = 0; i < n; i++) {
+		rules[i].fd = req->rule_fds[i];
+		rules[i].access = req->msg.access[i];
+		rules[i].path = fd_path(rules[i].fd);
+	}
+	watch_init(&watch, req);
+	if (watch.on && engine != LAUNCH_ENGINE_BPF)
 		die("%s needs the bpf engine (Landlock reports no denials to "
-		    "corral)", opts->log ? "--log" : "learn");
-	if (engine == CORRAL_ENGINE_BPF) {
-		pid_t child = apply_bpf(rules, n, &watch, opts);
+		    "corral)", learning(req) ? "learn" : "--log");
+	if (engine == LAUNCH_ENGINE_BPF) {
+		pid_t child = apply_bpf(rules, n, &watch, req);
 
 		privs_drop_all();
 		if (child > 0)
-			watch_finish(&watch, opts,
+			watch_finish(&watch, req, command,
 				     events_follow(watch.reader, child));
 	} else {
 		privs_drop_all();
@@ -275,10 +267,10 @@ void launch(const struct corral_opts *opts)
 			    "was not run");
 	}
 	for (size_t i = 0; i < n; i++)
-		close(rules[i].fd);
-	free(rules);
+		free((char *)rules[i].path);
+	launch_request_close(req);
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "
 		    "not run");
-	exec_command(opts->argv);
+	exec_command(command);
 }

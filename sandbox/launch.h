@@ -2,9 +2,12 @@
 #ifndef CORRAL_LAUNCH_H
 #define CORRAL_LAUNCH_H
 
-#include "cli.h"
+#include "launch_msg.h"
 
-/* Confines this process as @opts says and execs the command; no return. */
-_Noreturn void launch(const struct corral_opts *opts);
+/*
+ * Confines this process as the parser's validated message @req says and
+ * execs the command named in @argv (the launcher's own argv); no return.
+ */
+_Noreturn void launch(struct launch_request *req, char **argv);
 
 #endif /* CORRAL_LAUNCH_H */

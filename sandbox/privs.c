@@ -8,6 +8,7 @@
 #include "privs.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -34,6 +35,58 @@ const char *privs_missing_reason(void)
 	return "CAP_BPF is not permitted to this process (hint: run as "
 	       "root, or install corral with 'setcap cap_bpf+p'; make "
 	       "install does it)";
+}
+
+/*
+ * Whether root or an ordinary user with the file capability, nothing is
+ * effective until a step needs it.  A user's permitted set shrinks to
+ * CAP_BPF here (or to nothing without it); root keeps its permitted set
+ * for the admin subcommands, and a root launch shrinks it in
+ * privs_init_launcher().
+ */
+void privs_at_start(void)
+{
+	const cap_value_t bpf = CAP_BPF;
+	cap_flag_value_t permitted = CAP_CLEAR;
+	cap_t caps = cap_get_proc_or_die();
+	bool root = getuid() == 0 && geteuid() == 0;
+
+	if (cap_get_flag(caps, CAP_BPF, CAP_PERMITTED, &permitted) < 0)
+		die_errno("reading CAP_BPF from this process's capabilities");
+	if (!root) {
+		cap_free(caps);
+		caps = cap_init();
+		if (!caps)
+			die_errno("allocating a capability set");
+		if (permitted == CAP_SET &&
+		    cap_set_flag(caps, CAP_PERMITTED, 1, &bpf, CAP_SET) < 0)
+			die_errno("building the CAP_BPF-only capability set");
+	}
+	if (cap_clear_flag(caps, CAP_EFFECTIVE) < 0 ||
+	    cap_clear_flag(caps, CAP_INHERITABLE) < 0)
+		die_errno("building the starting capability set");
+	cap_set_proc_or_die(caps, "clearing the effective capabilities");
+	cap_free(caps);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		die_errno("clearing ambient capabilities");
+}
+
+void privs_raise_admin(void)
+{
+	cap_t caps = cap_get_proc_or_die();
+	cap_value_t v;
+
+	for (v = 0; v < (cap_value_t)cap_max_bits(); v++) {
+		cap_flag_value_t permitted = CAP_CLEAR;
+
+		if (cap_get_flag(caps, v, CAP_PERMITTED, &permitted) < 0)
+			die_errno("reading this process's capabilities");
+		if (permitted == CAP_SET &&
+		    cap_set_flag(caps, CAP_EFFECTIVE, 1, &v, CAP_SET) < 0)
+			die_errno("building the effective set");
+	}
+	cap_set_proc_or_die(caps, "raising the permitted capabilities");
+	cap_free(caps);
 }
 
 int privs_init_launcher(void)

@@ -9,6 +9,15 @@
 #define CORRAL_PRIVS_H
 
 /*
+ * First thing main() does: the effective and inheritable sets emptied,
+ * ambient cleared; for a user (not root) the permitted set reduced to
+ * CAP_BPF, or emptied when CAP_BPF is not permitted.
+ */
+void privs_at_start(void);
+/* setup, status, teardown: whatever is permitted becomes effective. */
+void privs_raise_admin(void);
+
+/*
  * First step of a bpf launch: effective set emptied, permitted reduced to
  * CAP_BPF.  Returns 0, or -EPERM when CAP_BPF is not permitted at all
  * (privs_missing_reason() says so in words, with a hint).

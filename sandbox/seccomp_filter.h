@@ -9,4 +9,10 @@
  */
 int seccomp_install_sandbox(void);
 
+/*
+ * The parser child's allowlist (seccomp_parser.c): every system call not
+ * on it kills the process.  Returns 0 or -errno.
+ */
+int seccomp_install_parser(void);
+
 #endif /* CORRAL_SECCOMP_FILTER_H */

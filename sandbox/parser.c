@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * parser.c - the unprivileged parser child: see parser.h for what it does
+ * and launch_msg.h for what it may say to the launcher.
+ */
+#include "config.h"
+
+#include "parser.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "expand.h"
+#include "launch_msg.h"
+#include "privs.h"
+#include "profile.h"
+#include "seccomp_filter.h"
+#include "util.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/share/corral"
+#endif
+
+/*
+ * The only environment the parser sees, copied before the environment
+ * is cleared: the ${VAR}s of the profile format, where profiles are
+ * looked up, PATH for argv[0] mode.  Everything else (locale, LD_*,
+ * MALLOC_*, ...) never reaches code that reads a profile.
+ */
+struct parser_env {
+	struct vars vars;
+	char *profile_path;   /* CORRAL_PROFILE_PATH */
+	char *path;           /* PATH */
+	char *test;           /* CORRAL_TEST_PARSER: see run_test_hook */
+};
+
+static const char *absolute(const char *path)
+{
+	return path && path[0] == '/' ? path : NULL;
+}
+
+static char *dup_env(const char *name)
+{
+	const char *value = getenv(name);
+
+	return value ? xstrdup(value) : NULL;
+}
+
+/*
+ * HOME comes from the environment (falling back to the password
+ * database), USER from the password database; relative values are
+ * ignored, as the XDG base directory spec says.
+ */
+static void read_vars(struct vars *vars)
+{
+	static const struct { enum var_id id; const char *env; } from_env[] = {
+		{ VAR_TMPDIR, "TMPDIR" },
+		{ VAR_XDG_RUNTIME_DIR, "XDG_RUNTIME_DIR" },
+		{ VAR_XDG_CONFIG_HOME, "XDG_CONFIG_HOME" },
+		{ VAR_XDG_CACHE_HOME, "XDG_CACHE_HOME" },
+		{ VAR_XDG_DATA_HOME, "XDG_DATA_HOME" },
+	};
+	const struct passwd *pw = getpwuid(getuid());
+	const char *home = absolute(getenv("HOME"));
+	char buf[PATH_MAX];
+
+	vars_set(vars, VAR_HOME, home ? home : pw ? absolute(pw->pw_dir) : NULL);
+	vars_set(vars, VAR_USER, pw ? pw->pw_name : getenv("USER"));
+	vars_set(vars, VAR_CWD, absolute(getcwd(buf, sizeof(buf))));
+	snprintf(buf, sizeof(buf), "%u", (unsigned)getuid());
+	vars_set(vars, VAR_UID, buf);
+	for (size_t i = 0; i < sizeof(from_env) / sizeof(*from_env); i++)
+		vars_set(vars, from_env[i].id,
+			 absolute(getenv(from_env[i].env)));
+	vars_fill_defaults(vars);
+}
+
+static void take_environment(struct parser_env *penv)
+{
+	memset(penv, 0, sizeof(*penv));
+	read_vars(&penv->vars);
+	penv->profile_path = dup_env("CORRAL_PROFILE_PATH");
+	penv->path = dup_env("PATH");
+	penv->test = dup_env("CORRAL_TEST_PARSER");
+	if (clearenv() != 0)
+		die("clearing the parser's environment");
+}
+
+/*
+ * For corral's own tests (tests/unit/parser-child.sh, escape.sh): show
+ * what the parser holds, or make a system call it must not make.  Both
+ * only concern this unprivileged child.
+ */
+static void run_test_hook(const char *test)
+{
+	char line[256];
+	FILE *status;
+
+	if (!test)
+		return;
+	if (!strcmp(test, "bpf")) {
+		syscall(SYS_bpf, 0, NULL, 0);
+		die("the parser survived bpf(2)");
+	}
+	if (strcmp(test, "status"))
+		return;
+	status = fopen("/proc/self/status", "re");
+	if (!status)
+		die_errno("/proc/self/status");
+	while (fgets(line, sizeof(line), status))
+		if (!strncmp(line, "Cap", 3) || !strncmp(line, "NoNewPrivs", 10) ||
+		    !strncmp(line, "Seccomp:", 8) || !strncmp(line, "Gid", 3))
+			fputs(line, stderr);
+	fclose(status);
+}
+
+/* corral check FILE...: "FILE: ok", or every error; 125 if any failed. */
+static int check_files(const struct profile_env *env, char **files)
+{
+	int status = 0;
+
+	for (; *files; files++) {
+		struct policy policy = { 0 };
+		struct profile_result result = { 0 };
+
+		if (profile_load_file(env, *files, &policy, &result) < 0) {
+			profile_print_errors(&result);
+			status = CORRAL_EXIT_FAILURE;
+		} else {
+			printf("%s: ok\n", *files);
+		}
+		profile_result_free(&result);
+		policy_free(&policy);
+	}
+	return status;
+}
+
+/*
+ * Opens @rule's path as the user; a rule on a file keeps file rights.
+ * Returns false for an optional rule whose path does not exist, and for
+ * a rule on something the user cannot reach anyway (a sandbox narrows
+ * DAC, never widens it, so such a rule grants nothing; the launcher
+ * would refuse it).
+ */
+static bool open_rule(const struct policy_rule *rule, int *fd,
+		      uint32_t *access)
+{
+	struct stat st;
+	char names[128];
+
+	*fd = open(rule->path, O_PATH | O_CLOEXEC);
+	if (*fd < 0 && errno == ENOENT && rule->optional)
+		return false;
+	if (*fd < 0)
+		die("%s: %s (%s)%s", rule->path, strerror(errno), rule->origin,
+		    errno == ENOENT ? "; prefix the path with '-' to make it "
+				      "optional" : "");
+	if (fstat(*fd, &st) < 0)
+		die_errno("%s: fstat (%s)", rule->path, rule->origin);
+	*access = rule->access;
+	if (!S_ISDIR(st.st_mode))
+		*access &= CORRAL_ACCESS_FILE;
+	if (!*access)
+		die("%s: is not a directory, and %s are directory rights (%s)",
+		    rule->path,
+		    rights_format(rule->access, names, sizeof(names)),
+		    rule->origin);
+	if (launch_rule_usable(*fd, *access))
+		return true;
+	close(*fd);
+	return false;
+}
+
+/* The profile's [sandbox] switches, as the BPF side reads them. */
+static uint32_t sandbox_flags(const struct policy *policy)
+{
+	uint32_t flags = 0;
+
+	if (policy->sandbox.value[POLICY_EXEC_ANONYMOUS] == POLICY_YES)
+		flags |= CORRAL_TASK_EXEC_ANON;
+	if (policy->sandbox.value[POLICY_UNIX_CONNECT] == POLICY_ALLOW)
+		flags |= CORRAL_TASK_UNIX_ANY;
+	return flags;
+}
+
+static uint32_t engine_of(const struct corral_opts *opts)
+{
+	if (opts->engine == CORRAL_ENGINE_BPF ||
+	    (opts->engine == CORRAL_ENGINE_AUTO &&
+	     opts->policy.sandbox.value[POLICY_REQUIRE] == POLICY_BPF))
+		return LAUNCH_ENGINE_BPF;
+	if (opts->engine == CORRAL_ENGINE_LANDLOCK)
+		return LAUNCH_ENGINE_LANDLOCK;
+	return LAUNCH_ENGINE_AUTO;
+}
+
+/* argv[0] mode: run the real program of that name, not ourselves. */
+static void find_real_program(const struct corral_opts *opts,
+			      const char *path, struct launch_msg *msg)
+{
+	char *found = NULL;
+	int r = cli_find_program(opts->invoked_as, path, &found);
+
+	if (r == -ENOENT)
+		die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not found "
+				"in PATH (other than corral itself)",
+				opts->invoked_as);
+	if (r < 0)
+		exit(CORRAL_EXIT_FAILURE);
+	if (strlen(found) >= sizeof(msg->exec_path))
+		die("%s: path too long", found);
+	strcpy(msg->exec_path, found);
+	free(found);
+}
+
+static int open_output(const char *path, int flags, const char *what)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | flags,
+		      0666);
+
+	if (fd < 0)
+		die_errno("%s: %s", path, what);
+	return fd;
+}
+
+static void msg_init(struct launch_msg *msg, uint32_t kind)
+{
+	memset(msg, 0, sizeof(*msg));
+	msg->magic = LAUNCH_MSG_MAGIC;
+	msg->version = LAUNCH_MSG_VERSION;
+	msg->size = sizeof(*msg);
+	msg->kind = kind;
+}
+
+static int send_or_die(int sock, const struct launch_msg *msg, const int *fds,
+		       size_t n_fds)
+{
+	int r = launch_msg_send(sock, msg, fds, n_fds);
+
+	if (r < 0)
+		die("sending the parsed command line to the launcher: %s",
+		    strerror(-r));
+	return 0;
+}
+
+static int send_run(int sock, char **argv, const struct corral_opts *opts,
+		    const char *path)
+{
+	const struct policy *policy = &opts->policy;
+	static int fds[LAUNCH_MAX_FDS];
+	static struct launch_msg msg;
+	size_t n = 0;
+
+	msg_init(&msg, opts->command == CORRAL_CMD_LEARN ? LAUNCH_LEARN :
+							   LAUNCH_RUN);
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		if (n == LAUNCH_MAX_RULES)
+			die("%s: more than %d rules after merging the profiles "
+			    "and flags; merge rules on a common directory",
+			    policy->rules[i].origin, LAUNCH_MAX_RULES);
+		n += open_rule(&policy->rules[i], &fds[n], &msg.access[n]);
+	}
+	msg.n_rules = n;
+	msg.engine = engine_of(opts);
+	msg.task_flags = sandbox_flags(policy);
+	msg.cmd_index = opts->argv - argv;
+	if (opts->invoked_as)
+		find_real_program(opts, path, &msg);
+	if (opts->log)
+		msg.flags |= LAUNCH_LOG;
+	if (opts->log_file) {
+		msg.flags |= LAUNCH_LOG_FD;
+		fds[n++] = open_output(opts->log_file, O_TRUNC,
+				       "opening the --log file");
+	}
+	if (opts->command == CORRAL_CMD_LEARN) {
+		fds[n++] = open_output(opts->learn_output, 0,
+				       "opening the learn output");
+		if (opts->n_profiles)
+			snprintf(msg.learn_base, sizeof(msg.learn_base), "%s",
+				 opts->profiles[0]);
+	}
+	return send_or_die(sock, &msg, fds, n);
+}
+
+static int send_admin(int sock, const struct corral_opts *opts)
+{
+	struct launch_msg msg;
+	uint32_t kind = opts->command == CORRAL_CMD_SETUP ? LAUNCH_SETUP :
+			opts->command == CORRAL_CMD_STATUS ? LAUNCH_STATUS :
+							     LAUNCH_TEARDOWN;
+
+	msg_init(&msg, kind);
+	msg.flags = (opts->force ? LAUNCH_FORCE : 0) |
+		    (opts->debug ? LAUNCH_DEBUG : 0);
+	return send_or_die(sock, &msg, NULL, 0);
+}
+
+static int with_profiles(int sock, char **argv, struct corral_opts *opts,
+			 const struct parser_env *penv)
+{
+	struct profile_env env;
+	struct profile_result result = { 0 };
+
+	profile_env_init(&env, &penv->vars, penv->profile_path, PKGDATADIR);
+	if (opts->command == CORRAL_CMD_PROFILES)
+		return profile_list(stdout, &env);
+	if (opts->command == CORRAL_CMD_CHECK)
+		return check_files(&env, opts->argv);
+	if (cli_load_profiles(opts, &env, &result) < 0) {
+		profile_print_errors(&result);
+		return CORRAL_EXIT_FAILURE;
+	}
+	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
+		profile_print(stdout, &opts->policy, &result);
+		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
+	}
+	return send_run(sock, argv, opts, penv->path);
+}
+
+static int parse(int sock, int argc, char **argv,
+		 const struct parser_env *penv)
+{
+	struct corral_opts opts;
+
+	if (cli_parse(argc, argv, &opts, stdout) < 0)
+		return CORRAL_EXIT_FAILURE;
+	switch (opts.command) {
+	case CORRAL_CMD_HELP:
+		return 0;
+	case CORRAL_CMD_SETUP:
+	case CORRAL_CMD_STATUS:
+	case CORRAL_CMD_TEARDOWN:
+		return send_admin(sock, &opts);
+	case CORRAL_CMD_RUN:
+	case CORRAL_CMD_PROFILES:
+	case CORRAL_CMD_CHECK:
+	case CORRAL_CMD_PRINT_PROFILE:
+	case CORRAL_CMD_LEARN:
+		return with_profiles(sock, argv, &opts, penv);
+	default:
+		break;
+	}
+	die("internal error: unknown command %d", (int)opts.command);
+}
+
+static _Noreturn void parser_child(int sock, int argc, char **argv)
+{
+	struct parser_env penv;
+
+	privs_drop_all();
+	take_environment(&penv);
+	if (seccomp_install_parser() < 0)
+		die("could not confine the profile parser; nothing was run");
+	run_test_hook(penv.test);
+	exit(parse(sock, argc, argv, &penv));
+}
+
+int parser_start(int argc, char **argv, pid_t *pid)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		die_errno("socketpair for the profile parser");
+	*pid = fork();
+	if (*pid < 0)
+		die_errno("fork for the profile parser");
+	if (*pid == 0) {
+		close(sv[0]);
+		parser_child(sv[1], argc, argv);
+	}
+	close(sv[1]);
+	return sv[0];
+}
+
+int parser_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waiting for the profile parser");
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	warn_msg("the profile parser was killed by signal %d (%s)%s",
+		 WTERMSIG(status), strsignal(WTERMSIG(status)),
+		 WTERMSIG(status) == SIGSYS ?
+		 ": it made a system call outside its seccomp allowlist; "
+		 "nothing was run (please report this as a bug)" :
+		 "; nothing was run");
+	return CORRAL_EXIT_FAILURE;
+}

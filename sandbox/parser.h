@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * parser.h - the unprivileged half of corral (DESIGN.md section 4).
+ *
+ * parser_start() forks a child that gives up every capability and the
+ * corral group, sets NO_NEW_PRIVS, keeps only the environment variables
+ * profiles may name, and installs a seccomp allowlist (anything else
+ * kills it) before it looks at argv.  It then does all the parsing:
+ * options, profiles, includes, ${VAR}s, and opens every rule's path
+ * O_PATH as the user.  Subcommands that only print (--help, profiles,
+ * check, --print-profile) finish there and send nothing; everything
+ * else goes to the launcher as one struct launch_msg.
+ */
+#ifndef CORRAL_PARSER_H
+#define CORRAL_PARSER_H
+
+#include <sys/types.h>
+
+/*
+ * Forks the parser.  Returns the launcher's end of the socket, and the
+ * child's pid in *@pid.  Never returns in the child.
+ */
+int parser_start(int argc, char **argv, pid_t *pid);
+
+/*
+ * Reaps the parser.  Returns its exit status; a parser killed by a
+ * signal is reported (naming seccomp for SIGSYS) and gives 125.
+ */
+int parser_wait(pid_t pid);
+
+#endif /* CORRAL_PARSER_H */

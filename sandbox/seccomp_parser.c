@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * seccomp_parser.c - the allowlist of the profile parser child.
+ *
+ * Unlike the sandbox's deny list, this one knows exactly what it runs:
+ * reading files, allocating memory, writing messages, sending one
+ * message with fds.  Any other system call kills the child (and the
+ * launcher then refuses to go on), so a hostile profile that took the
+ * parser over can do nothing the user could not, and not even that
+ * beyond opening files.
+ */
+#include "config.h"
+
+#include "seccomp_filter.h"
+
+#include <errno.h>
+#include <seccomp.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+
+#include "util.h"
+
+static const char *const allowed[] = {
+	/* reading profiles, listing profile directories, opening rules */
+	"read", "pread64", "readv", "openat", "open", "close", "lseek",
+	"fstat", "newfstatat", "stat", "lstat", "statx", "getdents64",
+	"readlink", "readlinkat", "access", "faccessat", "faccessat2",
+	"fcntl",
+	/* messages on stdout and stderr */
+	"write", "writev",
+	/* malloc; qsort asks for the memory size */
+	"brk", "mmap", "munmap", "mremap", "sysinfo",
+	/* identity, for messages and the DAC check on rules */
+	"getuid", "geteuid", "getgid", "getegid", "getpid",
+	/* the one message to the launcher */
+	"sendmsg",
+	/* leaving */
+	"exit", "exit_group", "rt_sigreturn",
+};
+
+static int allow_call(scmp_filter_ctx ctx, const char *name)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+	int r;
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0;       /* not on this architecture */
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+	if (r < 0)
+		return error_errno(r, "seccomp: allowing %s", name);
+	return 0;
+}
+
+/* stdio asks whether stdout is a terminal (TCGETS); nothing else. */
+static int allow_isatty(scmp_filter_ctx ctx)
+{
+	int r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+				 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+					 TCGETS));
+
+	if (r < 0)
+		return error_errno(r, "seccomp: allowing ioctl TCGETS");
+	return 0;
+}
+
+int seccomp_install_parser(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	int r = 0;
+
+	if (!ctx)
+		return error_errno(ENOMEM, "seccomp: creating the filter");
+	for (size_t i = 0; !r && i < sizeof(allowed) / sizeof(*allowed); i++)
+		r = allow_call(ctx, allowed[i]);
+	if (!r)
+		r = allow_isatty(ctx);
+	if (!r) {
+		r = seccomp_load(ctx);
+		if (r < 0)
+			error_errno(r, "seccomp: loading the parser filter");
+	}
+	seccomp_release(ctx);
+	return r;
+}
