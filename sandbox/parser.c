@@ -29,6 +29,8 @@
 #include "seccomp_filter.h"
 #include "util.h"
 
+extern char **environ;
+
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/share/corral"
 #endif
@@ -107,6 +109,7 @@ static void run_test_hook(const char *test)
 {
 	char line[256];
 	FILE *status;
+	size_t n;
 
 	if (!test)
 		return;
@@ -124,6 +127,9 @@ static void run_test_hook(const char *test)
 		    !strncmp(line, "Seccomp:", 8) || !strncmp(line, "Gid", 3))
 			fputs(line, stderr);
 	fclose(status);
+	for (n = 0; environ && environ[n]; n++)
+		;
+	fprintf(stderr, "Environ:\t%zu variables\n", n);
 }
 
 /* corral check FILE...: "FILE: ok", or every error; 125 if any failed. */

@@ -1,0 +1,126 @@
+#!/bin/bash
+# parser-child.sh: the child that parses argv, the environment and the
+# profiles holds nothing: no capability, no corral group, NO_NEW_PRIVS, a
+# seccomp filter that kills it on a system call outside its allowlist,
+# and an empty environment.  Checked as root, and as an unprivileged user
+# running a copy of corral that carries the file capability (when this
+# host allows setcap).  Also: oversize input gives clear errors.
+. "$(dirname "$0")/../integration/lib.sh"
+
+tmp=$(mktemp -d /tmp/corral-parser.XXXXXX) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+mkdir -m 1777 "$tmp/w" || exit 99
+
+# Runs corral ($1: the binary, $2: run as "root" or a uid) with the test
+# hook $3 and the rest as arguments; stderr and status in $err and $rc.
+parser_run() {
+	local bin=$1 who=$2 hook=$3
+	shift 3
+	if [ "$who" = root ]; then
+		err=$(cd "$tmp" && env FOO=bar LD_LIBRARY_PATH=/nonexistent \
+			CORRAL_TEST_PARSER="$hook" "$bin" "$@" 2>&1 >/dev/null)
+	else
+		err=$(cd "$tmp" && setpriv --reuid="$who" --regid="$who" \
+			--clear-groups env FOO=bar LD_LIBRARY_PATH=/nonexistent \
+			CORRAL_TEST_PARSER="$hook" "$bin" "$@" 2>&1 >/dev/null)
+	fi
+	rc=$?
+}
+
+status_field() {
+	printf '%s\n' "$err" | awk -v f="$1:" '$1 == f { print $2; exit }'
+}
+
+check_parser_state() {
+	local what=$1 bin=$2 who=$3
+	local zero=0000000000000000 f bad=""
+
+	parser_run "$bin" "$who" status --engine=landlock --ro / -- /bin/true
+	for f in CapInh CapPrm CapEff CapAmb; do
+		[ "$(status_field $f)" = $zero ] || bad="$bad $f=$(status_field $f)"
+	done
+	[ "$(status_field NoNewPrivs)" = 1 ] || bad="$bad NoNewPrivs"
+	[ "$(status_field Seccomp)" = 2 ] || bad="$bad Seccomp"
+	[ "$(status_field Environ)" = 0 ] || bad="$bad Environ=$(status_field Environ)"
+	if [ -z "$bad" ] && [[ $err == *CapInh* ]]; then
+		ok "$what: parser has empty capability sets, NO_NEW_PRIVS, seccomp filter mode, no environment"
+	else
+		not_ok "$what: parser state" "wrong:$bad" "$err"
+	fi
+	parser_run "$bin" "$who" bpf --engine=landlock --rx / --rw "$tmp/w" \
+		-- /bin/touch "$tmp/w/ran"
+	if [ "$rc" = 125 ] && [[ $err == *"signal 31"*seccomp* ]] &&
+	   [ ! -e "$tmp/w/ran" ]; then
+		ok "$what: bpf() kills the parser (SIGSYS), nothing is run, exit 125"
+	else
+		not_ok "$what: bpf() kills the parser" "exit $rc" "$err"
+	fi
+}
+
+check_parser_state "root" "$CORRAL" root
+
+if is_root; then
+	cp "$CORRAL" "$tmp/corral" && chmod 755 "$tmp/corral"
+	if setcap cap_bpf+p "$tmp/corral" 2>/dev/null; then
+		check_parser_state "uid 65534, cap_bpf+p" "$tmp/corral" 65534
+		parser_run "$tmp/corral" 65534 status --help
+		f=$(status_field Gid)
+		if [ -n "$f" ]; then
+			ok "uid 65534: the parser runs (status hook works with --help)"
+		else
+			not_ok "uid 65534: the parser runs" "$err"
+		fi
+	else
+		skip "uid 65534 with cap_bpf+p: setcap failed here"
+		skip "uid 65534 with cap_bpf+p: setcap failed here"
+		skip "uid 65534 with cap_bpf+p: setcap failed here"
+	fi
+else
+	skip "uid 65534 with cap_bpf+p: needs root"
+	skip "uid 65534 with cap_bpf+p: needs root"
+	skip "uid 65534 with cap_bpf+p: needs root"
+fi
+
+# Oversize input: clear errors, exit 125, no crash.
+long=/$(printf 'a%.0s' $(seq 5000))
+err=$("$CORRAL" --engine=landlock --ro "$long" -- true 2>&1)
+rc=$?
+if [ $rc = 125 ] && [[ $err == *"File name too long (--ro on the command line)"* ]]; then
+	ok "a 5000-byte path: 'File name too long', naming the flag, exit 125"
+else
+	not_ok "a 5000-byte path" "exit $rc" "${err:0:300}"
+fi
+{ echo "[filesystem]"; yes "ro = /usr" | head -n 40000; } > "$tmp/big.profile"
+err=$("$CORRAL" --profile "$tmp/big.profile" -- true 2>&1)
+rc=$?
+is "$rc:$err" "125:corral: profile $tmp/big.profile: larger than 256 KiB" \
+	"a 400 KB profile is refused with its size limit"
+# An include bomb: 30 profiles that each include every later one.
+for i in $(seq 1 30); do
+	{
+		echo "[profile]"
+		for j in $(seq $((i + 1)) 30); do echo "include = ./b$j.profile"; done
+		echo "[filesystem]"
+		echo "ro = /tmp/b$i"
+	} > "$tmp/b$i.profile"
+done
+err=$(timeout 20 "$CORRAL" --print-profile --profile "$tmp/b1.profile" 2>&1)
+rc=$?
+if [ $rc = 125 ] && [[ $err == *"nest deeper than 8 levels"* ]]; then
+	ok "an include bomb (30 profiles, each including all later ones): depth error, exit 125, quickly"
+else
+	not_ok "an include bomb" "exit $rc" "${err:0:400}"
+fi
+# More rules than one message carries.
+args=()
+for i in $(seq 1 260); do args+=(--ro /usr); done
+err=$("$CORRAL" --engine=landlock "${args[@]}" -- true 2>&1)
+rc=$?
+if [ $rc = 125 ] && [[ $err == *"more than 250 rules"* ]]; then
+	ok "260 rules: 'more than 250 rules', exit 125"
+else
+	not_ok "260 rules" "exit $rc" "$err"
+fi
+
+done_testing

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests: the launcher's side of the parser message.  Each case
+ * plays a parser taken over by a hostile profile and sends what a correct
+ * parser never would; the launcher must refuse it and close every fd.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "corral_abi.h"
+#include "launch_msg.h"
+#include "tap.h"
+
+#define ARGC 4          /* the launcher's argv: corral --ro / -- true */
+
+static char why[160];
+
+static void raw_send(int sock, const void *buf, size_t len, const int *fds,
+		     size_t n_fds)
+{
+	char control[CMSG_SPACE(sizeof(int) * (LAUNCH_MAX_FDS + 8))];
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+
+	if (n_fds) {
+		memset(control, 0, sizeof(control));
+		mh.msg_control = control;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
+	}
+	if (sendmsg(sock, &mh, 0) < 0) {
+		perror("sendmsg");
+		exit(2);
+	}
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int open_or_die(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	return fd;
+}
+
+static const char *proc_fd(int fd)
+{
+	static char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return path;
+}
+
+/* A message a correct parser could send: run argv[3] with one rule. */
+static void good_msg(struct launch_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->magic = LAUNCH_MSG_MAGIC;
+	m->version = LAUNCH_MSG_VERSION;
+	m->size = sizeof(*m);
+	m->kind = LAUNCH_RUN;
+	m->cmd_index = 3;
+	m->n_rules = 1;
+	m->access[0] = CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR;
+}
+
+/*
+ * Sends @len bytes of @m with @fds to a fresh launcher socket and
+ * receives them.  Returns what launch_msg_recv returned; *leaked says
+ * whether the receiver holds more fds afterwards than before.
+ */
+static int exchange(const struct launch_msg *m, size_t len, const int *fds,
+		    size_t n_fds, struct launch_request *req, int *leaked)
+{
+	int sv[2], before, r;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("socketpair");
+		exit(2);
+	}
+	why[0] = '\0';
+	before = count_fds();
+	raw_send(sv[1], m, len, fds, n_fds);
+	close(sv[1]);
+	r = launch_msg_recv(sv[0], ARGC, req, why, sizeof(why));
+	if (!r)
+		launch_request_close(req);
+	*leaked = count_fds() - (before - 1) > 0;
+	close(sv[0]);
+	return r;
+}
+
+/* Expects a refusal whose reason contains @word, and no fd left over. */
+static void refused(const struct launch_msg *m, size_t len, const int *fds,
+		    size_t n_fds, const char *word, const char *what)
+{
+	struct launch_request req;
+	int leaked, r = exchange(m, len, fds, n_fds, &req, &leaked);
+
+	TAP_OK(r == -EBADMSG && strstr(why, word) && !leaked,
+	       "%s: refused (%s)", what, r == -EBADMSG ? why : "accepted");
+}
+
+static void test_accepts_a_good_message(int dir)
+{
+	struct launch_request req;
+	struct launch_msg m;
+	int leaked;
+
+	good_msg(&m);
+	TAP_EQ(0, exchange(&m, sizeof(m), &dir, 1, &req, &leaked),
+	       "a well-formed message is accepted (%s)", why);
+	TAP_OK(!leaked, "and its fds are closed by launch_request_close");
+}
+
+static void test_sizes(int dir)
+{
+	static char big[sizeof(struct launch_msg) + 64];
+	struct launch_request req;
+	struct launch_msg m;
+	int leaked;
+
+	good_msg(&m);
+	refused(&m, sizeof(m) / 2, &dir, 1, "truncated", "half a message");
+	refused(&m, 1, &dir, 1, "truncated", "one byte");
+	memcpy(big, &m, sizeof(m));
+	refused((struct launch_msg *)big, sizeof(big), &dir, 1, "oversize",
+		"a message 64 bytes too long");
+	m.size = sizeof(m) + 8;
+	refused(&m, sizeof(m), &dir, 1, "size", "a size field that lies");
+	good_msg(&m);
+	m.magic ^= 1;
+	refused(&m, sizeof(m), &dir, 1, "magic", "a wrong magic");
+	good_msg(&m);
+	m.version = 2;
+	refused(&m, sizeof(m), &dir, 1, "version", "an unknown version");
+	TAP_EQ(-ENODATA, exchange(&m, 0, NULL, 0, &req, &leaked),
+	       "an empty message is 'no message', not a command");
+}
+
+static void test_unknown_bits(int dir)
+{
+	struct launch_msg m;
+
+	good_msg(&m);
+	m.kind = LAUNCH_KIND_MAX + 1;
+	refused(&m, sizeof(m), &dir, 1, "kind", "an unknown kind");
+	good_msg(&m);
+	m.kind = 0;
+	refused(&m, sizeof(m), &dir, 1, "kind", "kind 0");
+	good_msg(&m);
+	m.flags = LAUNCH_FLAGS_ALL + 1;
+	refused(&m, sizeof(m), &dir, 1, "flags", "an unknown flag");
+	good_msg(&m);
+	m.engine = LAUNCH_ENGINE_MAX + 1;
+	refused(&m, sizeof(m), &dir, 1, "engine", "an unknown engine");
+	good_msg(&m);
+	m.task_flags = CORRAL_TASK_AUDIT;
+	refused(&m, sizeof(m), &dir, 1, "sandbox flags",
+		"a task flag the parser may not set (audit)");
+	good_msg(&m);
+	m.access[0] = CORRAL_ACCESS_ALL + 1;
+	refused(&m, sizeof(m), &dir, 1, "rights", "an unknown right");
+	good_msg(&m);
+	m.access[0] = 0;
+	refused(&m, sizeof(m), &dir, 1, "rights", "a rule with no right");
+	good_msg(&m);
+	m.n_rules = LAUNCH_MAX_RULES + 1;
+	refused(&m, sizeof(m), &dir, 1, "rules", "too many rules");
+}
+
+static void test_fields(int dir)
+{
+	struct launch_msg m;
+
+	good_msg(&m);
+	m.cmd_index = ARGC;
+	refused(&m, sizeof(m), &dir, 1, "index", "a command index past argv");
+	good_msg(&m);
+	m.cmd_index = 0;
+	refused(&m, sizeof(m), &dir, 1, "index",
+		"command index 0 without a program path");
+	good_msg(&m);
+	m.cmd_index = 0;
+	strcpy(m.exec_path, "bin/true");
+	refused(&m, sizeof(m), &dir, 1, "relative", "a relative program path");
+	good_msg(&m);
+	memset(m.exec_path, 'a', sizeof(m.exec_path));
+	refused(&m, sizeof(m), &dir, 1, "unterminated",
+		"an unterminated program path");
+	good_msg(&m);
+	memset(m.learn_base, 'a', sizeof(m.learn_base));
+	refused(&m, sizeof(m), &dir, 1, "unterminated",
+		"an unterminated learn header");
+	good_msg(&m);
+	m.kind = LAUNCH_TEARDOWN;
+	refused(&m, sizeof(m), &dir, 1, "admin", "teardown with a rule");
+	good_msg(&m);
+	m.flags = LAUNCH_LOG_FD;
+	refused(&m, sizeof(m), &dir, 1, "without --log",
+		"a log file without --log");
+}
+
+static void test_fd_counts(int dir)
+{
+	int two[2] = { dir, dir };
+	struct launch_msg m;
+
+	good_msg(&m);
+	refused(&m, sizeof(m), NULL, 0, "fds", "a rule without its fd");
+	refused(&m, sizeof(m), two, 2, "fds", "an fd more than the rules");
+	m.kind = LAUNCH_LEARN;
+	refused(&m, sizeof(m), &dir, 1, "fds", "learn without its output fd");
+	good_msg(&m);
+	m.flags = LAUNCH_LOG | LAUNCH_LOG_FD;
+	refused(&m, sizeof(m), &dir, 1, "fds", "--log=FILE without its fd");
+}
+
+static void test_fd_kinds(int dir)
+{
+	int file = open_or_die("/etc/passwd", O_RDONLY);
+	int file_path = open_or_die("/etc/passwd", O_PATH);
+	int ev = eventfd(0, EFD_CLOEXEC);
+	int pipes[2], sv[2], link_fd, rule_and_log[2], ev_path, pipe_path;
+	struct launch_msg m;
+
+	if (ev < 0 || pipe2(pipes, O_CLOEXEC) < 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("fds");
+		exit(2);
+	}
+	(void)unlink("/tmp/corral-test-link");
+	if (symlink("/etc/passwd", "/tmp/corral-test-link") < 0) {
+		perror("symlink");
+		exit(2);
+	}
+	link_fd = open_or_die("/tmp/corral-test-link", O_PATH | O_NOFOLLOW);
+	good_msg(&m);
+	refused(&m, sizeof(m), &file, 1, "O_PATH", "a rule fd opened for reading");
+	refused(&m, sizeof(m), &ev, 1, "O_PATH", "an eventfd as a rule");
+	refused(&m, sizeof(m), &sv[0], 1, "O_PATH", "a socket as a rule");
+	refused(&m, sizeof(m), &pipes[0], 1, "O_PATH", "a pipe as a rule");
+	refused(&m, sizeof(m), &link_fd, 1, "not a file",
+		"an O_PATH symlink as a rule");
+	ev_path = open_or_die(proc_fd(ev), O_PATH);
+	refused(&m, sizeof(m), &ev_path, 1, "not a file",
+		"an O_PATH fd of an eventfd (anon inode) as a rule");
+	pipe_path = open_or_die(proc_fd(pipes[0]), O_PATH);
+	refused(&m, sizeof(m), &pipe_path, 1, "not a file",
+		"an O_PATH fd of a pipe as a rule");
+	m.access[0] = CORRAL_ACCESS_READDIR | CORRAL_ACCESS_CREATE;
+	refused(&m, sizeof(m), &file_path, 1, "directory rights",
+		"directory rights on a file");
+	good_msg(&m);
+	m.flags = LAUNCH_LOG | LAUNCH_LOG_FD;
+	rule_and_log[0] = dir;
+	rule_and_log[1] = file;
+	refused(&m, sizeof(m), rule_and_log, 2, "writing",
+		"a log fd open read-only");
+	rule_and_log[1] = file_path;
+	refused(&m, sizeof(m), rule_and_log, 2, "writing", "an O_PATH log fd");
+	rule_and_log[1] = sv[0];
+	refused(&m, sizeof(m), rule_and_log, 2, "not a file",
+		"a socket as the log");
+	rule_and_log[1] = ev;
+	refused(&m, sizeof(m), rule_and_log, 2, "not a file",
+		"an eventfd as the log");
+	close(file);
+	close(file_path);
+	close(ev);
+	close(link_fd);
+	close(ev_path);
+	close(pipe_path);
+	close(pipes[0]);
+	close(pipes[1]);
+	close(sv[0]);
+	close(sv[1]);
+	unlink("/tmp/corral-test-link");
+}
+
+/*
+ * A file in a root-only directory, handed to a launcher run by another
+ * user: the user could not have opened it, so it came from elsewhere.
+ * Needs root to set up; the receiver then becomes nobody.
+ */
+static void test_other_users_file(void)
+{
+	const char *dir = "/tmp/corral-test-private";
+	struct launch_msg m;
+	int secret, usr, status;
+	pid_t child;
+
+	if (geteuid() != 0) {
+		printf("ok %d - # SKIP another user's file needs root\n",
+		       ++tap_n);
+		printf("ok %d - # SKIP (the control case too)\n", ++tap_n);
+		return;
+	}
+	(void)system("rm -rf /tmp/corral-test-private");
+	if (mkdir(dir, 0700) < 0) {
+		perror(dir);
+		exit(2);
+	}
+	secret = open_or_die(dir, O_PATH | O_DIRECTORY);
+	usr = open_or_die("/usr", O_PATH | O_DIRECTORY);
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0)
+			_exit(3);
+		good_msg(&m);
+		refused(&m, sizeof(m), &secret, 1, "cannot access",
+			"a root-only directory sent to a launcher run by nobody");
+		good_msg(&m);
+		m.access[0] = CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR |
+			      CORRAL_ACCESS_EXEC;
+		{
+			struct launch_request req;
+			int leaked;
+
+			TAP_EQ(0, exchange(&m, sizeof(m), &usr, 1, &req,
+					   &leaked),
+			       "control: /usr sent to the same launcher is "
+			       "accepted (%s)", why);
+		}
+		fflush(stdout);
+		_exit(tap_failed ? 1 : 0);
+	}
+	if (child < 0 || waitpid(child, &status, 0) < 0) {
+		perror("fork");
+		exit(2);
+	}
+	tap_n += 2;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		tap_failed++;
+	close(secret);
+	close(usr);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	int dir = open_or_die("/tmp", O_PATH | O_DIRECTORY);
+
+	test_accepts_a_good_message(dir);
+	test_sizes(dir);
+	test_unknown_bits(dir);
+	test_fields(dir);
+	test_fd_counts(dir);
+	test_fd_kinds(dir);
+	test_other_users_file();
+	close(dir);
+	return tap_done();
+}
