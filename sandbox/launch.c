@@ -214,9 +214,9 @@ fail:
 	die("could not set up the sandbox; the command was not run");
 }
 
-static _Noreturn void exec_command(char **argv)
+static _Noreturn void exec_command(char **argv, char **envp)
 {
-	execvp(argv[0], argv);
+	execvpe(argv[0], argv, envp);
 	if (errno == ENOENT)
 		die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not found",
 				argv[0]);
@@ -236,7 +236,7 @@ static char **command_argv(const struct launch_request *req, char **argv)
 	return command;
 }
 
-void launch(struct launch_request *req, char **argv)
+void launch(struct launch_request *req, char **argv, char **envp)
 {
 	char **command = command_argv(req, argv);
 	struct opened_rule rules[LAUNCH_MAX_RULES];
@@ -272,5 +272,5 @@ void launch(struct launch_request *req, char **argv)
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "
 		    "not run");
-	exec_command(command);
+	exec_command(command, envp);
 }

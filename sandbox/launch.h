@@ -6,8 +6,9 @@
 
 /*
  * Confines this process as the parser's validated message @req says and
- * execs the command named in @argv (the launcher's own argv); no return.
+ * execs the command named in @argv (the launcher's own argv) with the
+ * environment @envp; no return.
  */
-_Noreturn void launch(struct launch_request *req, char **argv);
+_Noreturn void launch(struct launch_request *req, char **argv, char **envp);
 
 #endif /* CORRAL_LAUNCH_H */

@@ -18,6 +18,7 @@
 #include "launch_msg.h"
 #include "parser.h"
 #include "privs.h"
+#include "user_env.h"
 #include "util.h"
 
 static int run_admin(const struct launch_msg *msg)
@@ -36,11 +37,13 @@ static int run_admin(const struct launch_msg *msg)
 int main(int argc, char **argv)
 {
 	static struct launch_request req;
+	char **envp;
 	char why[160];
 	pid_t parser;
 	int sock, r, status;
 
 	privs_at_start();
+	envp = user_env_read(argc, argv);
 	sock = parser_start(argc, argv, &parser);
 	r = launch_msg_recv(sock, argc, &req, why, sizeof(why));
 	close(sock);
@@ -54,6 +57,6 @@ int main(int argc, char **argv)
 		die("the profile parser failed after sending its message "
 		    "(exit %d); nothing was run", status);
 	if (req.msg.kind == LAUNCH_RUN || req.msg.kind == LAUNCH_LEARN)
-		launch(&req, argv);
+		launch(&req, argv, envp);
 	return run_admin(&req.msg);
 }

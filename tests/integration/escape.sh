@@ -448,4 +448,25 @@ write $W/in/f: OK" "$eng: the parent shell killed, the sandboxed command still r
 	diag "$eng: a member of group corral keeps it as a supplementary group: $got"
 done
 
+# ---- the launcher's own parser (engine-independent) ---------------------
+# The child that reads argv and profiles for nobody's setgid, cap_bpf+p
+# launcher holds nothing, and a bpf() call from it kills it before any
+# command runs.
+got=$(cd / && "${NOBODY_CG[@]}" env CORRAL_TEST_PARSER=status LD_PRELOAD=/x \
+	"$UC" --rx "$SYS" -- /bin/true 2>&1)
+st=$(printf '%s\n' "$got" | awk '/^(Cap(Inh|Prm|Eff|Amb)|NoNewPrivs|Seccomp|Environ|Gid|Groups):/ { printf "%s=%s ", $1, $2 }')
+[[ " $st" == *" CapInh:=0000000000000000 CapPrm:=0000000000000000 CapEff:=0000000000000000 "* &&
+	$st == *"CapAmb:=0000000000000000 "* && $st == *"NoNewPrivs:=1 "* &&
+	$st == *"Seccomp:=2 "* && $st == *"Environ:=0 "* && $st == *"Gid:=65534 "* ]] &&
+	ok "parser child of nobody's launcher: empty capability sets, NO_NEW_PRIVS, seccomp, no environment, gid nobody" ||
+	not_ok "parser child of nobody's launcher: empty capability sets, NO_NEW_PRIVS, seccomp, no environment, gid nobody" "$st" "$got"
+rm -f /tmp/corral-parser-ran
+got=$(cd / && "${NOBODY[@]}" env CORRAL_TEST_PARSER=bpf "$UC" --rx "$SYS" \
+	--rw /tmp -- /bin/touch /tmp/corral-parser-ran 2>&1)
+rc=$?
+[ "$rc" = 125 ] && [[ $got == *"signal 31"* ]] && [ ! -e /tmp/corral-parser-ran ] &&
+	ok "parser child of nobody's launcher: bpf() kills it (SIGSYS), nothing runs, exit 125" ||
+	not_ok "parser child of nobody's launcher: bpf() kills it (SIGSYS), nothing runs, exit 125" \
+		"exit $rc: $got"
+
 done_testing
