@@ -226,6 +226,26 @@ static _Noreturn void exec_command(char **argv, char **envp)
 					  "e.g. --rx on its directory)" : "");
 }
 
+/* The user's environment less the profiles' [environment] unset. */
+static char **command_env(const struct launch_request *req, char **envp)
+{
+	size_t n = 0, kept = 0;
+	char **out;
+
+	while (envp[n])
+		n++;
+	out = xcalloc(n + 1, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		bool drop = false;
+
+		for (uint32_t u = 0; u < req->msg.n_unset && !drop; u++)
+			drop = policy_var_matches(req->msg.unset[u], envp[i]);
+		if (!drop)
+			out[kept++] = envp[i];
+	}
+	return out;
+}
+
 /* The command: our own argv from cmd_index, or the real program. */
 static char **command_argv(const struct launch_request *req, char **argv)
 {
@@ -239,6 +259,7 @@ static char **command_argv(const struct launch_request *req, char **argv)
 void launch(struct launch_request *req, char **argv, char **envp)
 {
 	char **command = command_argv(req, argv);
+	char **env = command_env(req, envp);
 	struct opened_rule rules[LAUNCH_MAX_RULES];
 	size_t n = req->msg.n_rules;
 	enum launch_engine engine = choose_engine(req->msg.engine);
@@ -272,5 +293,5 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "
 		    "not run");
-	exec_command(command, envp);
+	exec_command(command, env);
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "corral_abi.h"
+#include "policy.h"
 
 /* Filesystems whose files no path names: never the target of a rule. */
 #define ANON_INODE_FS_MAGIC 0x09041934
@@ -101,6 +102,13 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 		     (m->cmd_index == 0 && !m->exec_path[0])))
 		return reject(why, size, "command index %u outside argv",
 			      m->cmd_index);
+	if (m->n_unset > LAUNCH_MAX_UNSET || (!runs && m->n_unset))
+		return reject(why, size, "%u variables to unset", m->n_unset);
+	for (uint32_t i = 0; i < m->n_unset; i++)
+		if (!terminated(m->unset[i], sizeof(m->unset[i])) ||
+		    !policy_var_pattern_ok(m->unset[i]))
+			return reject(why, size, "unset %u: not a variable "
+				      "name", i);
 	if (m->exec_path[0] && m->exec_path[0] != '/')
 		return reject(why, size, "relative program path");
 	if ((m->flags & LAUNCH_LOG_FD) && !(m->flags & LAUNCH_LOG))

@@ -29,6 +29,9 @@
  */
 #define LAUNCH_MAX_RULES 250
 #define LAUNCH_MAX_FDS   (LAUNCH_MAX_RULES + 2)
+/* [environment] unset entries, each a name or PREFIX* of < 64 bytes. */
+#define LAUNCH_MAX_UNSET 64
+#define LAUNCH_UNSET_SIZE 64
 
 enum launch_kind {
 	LAUNCH_RUN = 1,       /* run argv[cmd_index...] in a sandbox */
@@ -67,6 +70,9 @@ struct launch_msg {
 	char exec_path[PATH_MAX];
 	/* learn: the profile named first, for the learned file's header. */
 	char learn_base[256];
+	/* Variables the command does not get: NAME, or PREFIX*. */
+	uint32_t n_unset;
+	char unset[LAUNCH_MAX_UNSET][LAUNCH_UNSET_SIZE];
 };
 
 /* What the launcher keeps of a validated message. */

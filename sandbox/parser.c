@@ -279,6 +279,14 @@ static int send_run(int sock, char **argv, const struct corral_opts *opts,
 		n += open_rule(&policy->rules[i], &fds[n], &msg.access[n]);
 	}
 	msg.n_rules = n;
+	for (size_t i = 0; i < policy->n_unset; i++) {
+		if (i == LAUNCH_MAX_UNSET)
+			die("%s: more than %d variables to unset",
+			    policy->unset[i].origin, LAUNCH_MAX_UNSET);
+		snprintf(msg.unset[i], sizeof(msg.unset[i]), "%s",
+			 policy->unset[i].name);
+		msg.n_unset = i + 1;
+	}
 	msg.engine = engine_of(opts);
 	msg.task_flags = sandbox_flags(policy);
 	msg.cmd_index = opts->argv - argv;

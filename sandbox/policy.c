@@ -3,6 +3,8 @@
 
 #include "policy.h"
 
+#include <ctype.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,8 +138,50 @@ void policy_set(struct policy *policy, enum policy_setting which,
 	policy->sandbox.origin[which] = xstrdup(origin);
 }
 
+bool policy_var_pattern_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n > POLICY_VAR_NAME_MAX || isdigit((unsigned char)name[0]))
+		return false;
+	if (name[n - 1] == '*')
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+			return false;
+	return n > 0 || name[0] == '*';
+}
+
+bool policy_var_matches(const char *pattern, const char *entry)
+{
+	size_t n = strlen(pattern);
+
+	if (n && pattern[n - 1] == '*')
+		return !strncmp(pattern, entry, n - 1);
+	return !strncmp(pattern, entry, n) && entry[n] == '=';
+}
+
+void policy_add_unset(struct policy *policy, const char *name,
+		      const char *origin)
+{
+	struct policy_unset *u;
+
+	policy->unset = xrealloc(policy->unset, policy->n_unset + 1,
+				 sizeof(*policy->unset));
+	u = &policy->unset[policy->n_unset++];
+	u->name = xstrdup(name);
+	u->origin = xstrdup(origin);
+}
+
 void policy_free(struct policy *policy)
 {
+	for (size_t i = 0; i < policy->n_unset; i++) {
+		free(policy->unset[i].name);
+		free(policy->unset[i].origin);
+	}
+	free(policy->unset);
+	policy->unset = NULL;
+	policy->n_unset = 0;
 	for (int i = 0; i < POLICY_N_SETTINGS; i++) {
 		free(policy->sandbox.origin[i]);
 		policy->sandbox.origin[i] = NULL;

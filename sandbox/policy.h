@@ -71,11 +71,24 @@ struct policy_sandbox {
 	char *origin[POLICY_N_SETTINGS];   /* where each was set, or NULL */
 };
 
+/*
+ * [environment] unset = NAME or PREFIX*: variables the command does not
+ * get (it gets the rest of the user's environment).
+ */
+struct policy_unset {
+	char *name;          /* "NPM_TOKEN", or "AWS_*" */
+	char *origin;
+};
+
+#define POLICY_VAR_NAME_MAX 63   /* bytes, '*' included */
+
 struct policy {
 	struct policy_rule *rules;
 	size_t n_rules;
 	size_t cap_rules;
 	struct policy_sandbox sandbox;
+	struct policy_unset *unset;
+	size_t n_unset;
 };
 
 /*
@@ -95,6 +108,12 @@ void policy_add_optional(struct policy *policy, const char *path,
 /* Sets a [sandbox] setting, replacing any earlier value and origin. */
 void policy_set(struct policy *policy, enum policy_setting which,
 		enum policy_value value, const char *origin);
+/* Is @name a variable name, optionally ending in '*' (a prefix)? */
+bool policy_var_pattern_ok(const char *name);
+/* Does variable @entry ("NAME=value") match @pattern? */
+bool policy_var_matches(const char *pattern, const char *entry);
+void policy_add_unset(struct policy *policy, const char *name,
+		      const char *origin);
 void policy_free(struct policy *policy);
 
 #endif /* CORRAL_POLICY_H */

@@ -38,6 +38,7 @@ enum key_kind {
 	KEY_INCLUDE,       /* another profile, read at this line */
 	KEY_RIGHTS,        /* [filesystem]: the key is a rights list */
 	KEY_SETTING,       /* [sandbox]: one word from key->words */
+	KEY_UNSET,         /* [environment]: a variable name or PREFIX* */
 };
 
 struct word {
@@ -75,6 +76,7 @@ static const struct key keys[] = {
 	SETTING("exec-anonymous", POLICY_EXEC_ANONYMOUS, yes_no),
 	SETTING("unix-connect", POLICY_UNIX_CONNECT, scoped_allow),
 	SETTING("require", POLICY_REQUIRE, any_bpf),
+	KEY("environment", "unset", KEY_UNSET),
 };
 
 static const char rights_hint[] =
@@ -196,7 +198,7 @@ static void check_section_line(struct frame *f, const char *line, size_t len)
 	f->section_reported = !known_section(name);
 	if (f->section_reported)
 		error_at(f, "unknown section [%s] (sections: [profile], "
-			 "[filesystem], [sandbox])", name);
+			 "[filesystem], [sandbox], [environment])", name);
 }
 
 /*
@@ -323,6 +325,21 @@ static void on_setting(struct frame *f, const struct key *key,
 		 words_of(key->words, words, sizeof(words)));
 }
 
+static void on_unset(struct frame *f, const char *value)
+{
+	char origin[PATH_MAX + 32];
+
+	if (!policy_var_pattern_ok(value)) {
+		error_at(f, "bad variable name '%s' for unset (letters, digits "
+			 "and '_', at most %d bytes; a trailing '*' unsets "
+			 "every variable with that prefix)", value,
+			 POLICY_VAR_NAME_MAX);
+		return;
+	}
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	policy_add_unset(f->ld->policy, value, origin);
+}
+
 static void on_description(struct frame *f, const char *value)
 {
 	struct profile_file *pf = &f->ld->result->files[f->file];
@@ -422,7 +439,7 @@ static int on_value(void *user, const char *section, const char *name,
 	if (!known_section(section)) {
 		if (!section[0])
 			error_at(f, "'%s' is outside any section (put it under "
-				 "[profile], [filesystem] or [sandbox])", name);
+				 "[profile], [filesystem], [sandbox] or [environment])", name);
 		else if (!f->section_reported)
 			error_at(f, "unknown section [%s]", section);
 	} else if (strlen(name) >= INIH_NAME_MAX) {
@@ -445,6 +462,9 @@ static int on_value(void *user, const char *section, const char *name,
 			break;
 		case KEY_RIGHTS:
 			on_rights(f, name, value);
+			break;
+		case KEY_UNSET:
+			on_unset(f, value);
 			break;
 		case KEY_SETTING:
 		default:

@@ -94,6 +94,12 @@ void profile_print(FILE *out, const struct policy *policy,
 			value_word(sb->value[i]),
 			short_origin(sb->origin[i] ? sb->origin[i] : "?"));
 	}
+	if (policy->n_unset)
+		fputs("\n[environment]\n", out);
+	for (size_t i = 0; i < policy->n_unset; i++)
+		fprintf(out, "unset = %-*s ; %s\n", 37 - 5,
+			policy->unset[i].name,
+			short_origin(policy->unset[i].origin));
 }
 
 /* ---- corral profiles -------------------------------------------------- */

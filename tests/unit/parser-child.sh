@@ -88,6 +88,14 @@ else
 	for i in 1 2 3 4; do skip "uid 65534 with cap_bpf+p: needs root"; done
 fi
 
+# [environment] unset: the command gets the user's environment less these.
+printf '[filesystem]\nrx = /\n[environment]\nunset = SECRET_TOKEN\n        AWS_*\n' \
+	> "$tmp/env.profile"
+got=$(SECRET_TOKEN=s AWS_KEY=k AWSX=x KEEP=y "$CORRAL" --engine=landlock \
+	--profile "$tmp/env.profile" -- /usr/bin/env 2>&1 | grep -E '^(SECRET|AWS|KEEP)' | sort | tr '\n' ' ')
+is "$got" "AWSX=x KEEP=y " \
+	"[environment] unset = SECRET_TOKEN, AWS_*: the command gets the rest"
+
 # Oversize input: clear errors, exit 125, no crash.
 long=/$(printf 'a%.0s' $(seq 5000))
 err=$("$CORRAL" --engine=landlock --ro "$long" -- true 2>&1)

@@ -230,6 +230,17 @@ static void test_fields(int dir)
 	m.flags = LAUNCH_LOG_FD;
 	refused(&m, sizeof(m), &dir, 1, "without --log",
 		"a log file without --log");
+	good_msg(&m);
+	m.n_unset = 1;
+	strcpy(m.unset[0], "A=B");
+	refused(&m, sizeof(m), &dir, 1, "variable", "unset 'A=B'");
+	good_msg(&m);
+	m.n_unset = 1;
+	memset(m.unset[0], 'A', sizeof(m.unset[0]));
+	refused(&m, sizeof(m), &dir, 1, "variable", "an unterminated unset");
+	good_msg(&m);
+	m.n_unset = LAUNCH_MAX_UNSET + 1;
+	refused(&m, sizeof(m), &dir, 1, "unset", "too many unsets");
 }
 
 static void test_fd_counts(int dir)

@@ -141,15 +141,15 @@ static void test_syntax_errors(void)
 
 	expect_error("[filesytem]\nrw = /x\n",
 		     "t.profile:1: unknown section [filesytem] (sections: "
-		     "[profile], [filesystem], [sandbox])",
+		     "[profile], [filesystem], [sandbox], [environment])",
 		     "unknown section, named once at its line");
 	expect_error("[filesystem]\nro = /a\n[network]\n",
 		     "t.profile:3: unknown section [network] (sections: "
-		     "[profile], [filesystem], [sandbox])",
+		     "[profile], [filesystem], [sandbox], [environment])",
 		     "an empty unknown section is refused too");
 	expect_error("rw = /x\n",
 		     "t.profile:1: 'rw' is outside any section (put it under "
-		     "[profile], [filesystem] or [sandbox])",
+		     "[profile], [filesystem], [sandbox] or [environment])",
 		     "a key before any section");
 	expect_error("[profile]\nname = x\n",
 		     "t.profile:2: unknown key 'name' in [profile] (keys: "
@@ -368,6 +368,39 @@ static void test_settings(void)
 	expect_error("[sandbox]\nrequire = landlock\n",
 		     "t.profile:2: bad value 'landlock' for require (use any "
 		     "or bpf)", "a bad require");
+}
+
+static void test_environment(void)
+{
+	struct parsed p = parse_text("[environment]\nunset = NPM_TOKEN\n"
+				     "        AWS_*\nunset = _x1\n");
+
+	TAP_EQ(0, p.r, "[environment] parses (%s)", first_error(&p));
+	TAP_OK(p.policy.n_unset == 3 &&
+	       !strcmp(p.policy.unset[0].name, "NPM_TOKEN") &&
+	       !strcmp(p.policy.unset[1].name, "AWS_*") &&
+	       !strcmp(p.policy.unset[1].origin, "profile t.profile:3") &&
+	       !strcmp(p.policy.unset[2].name, "_x1"),
+	       "unset names, a continuation line and a PREFIX*, with origins");
+	TAP_OK(policy_var_matches("AWS_*", "AWS_KEY=1") &&
+	       !policy_var_matches("AWS_*", "AWSX=1") &&
+	       policy_var_matches("NPM_TOKEN", "NPM_TOKEN=") &&
+	       !policy_var_matches("NPM_TOKEN", "NPM_TOKENS=1"),
+	       "NAME matches that variable only, PREFIX* every variable "
+	       "starting so");
+	parsed_free(&p);
+	expect_error("[environment]\nunset = A-B\n",
+		     "t.profile:2: bad variable name 'A-B' for unset (letters, "
+		     "digits and '_', at most 63 bytes; a trailing '*' unsets "
+		     "every variable with that prefix)", "a bad variable name");
+	expect_error("[environment]\nunset = 1A\n",
+		     "t.profile:2: bad variable name '1A' for unset (letters, "
+		     "digits and '_', at most 63 bytes; a trailing '*' unsets "
+		     "every variable with that prefix)",
+		     "a name starting with a digit");
+	expect_error("[environment]\nset = A\n",
+		     "t.profile:2: unknown key 'set' in [environment] (keys: "
+		     "unset)", "unknown key in [environment]");
 }
 
 static void test_includes(void)
@@ -719,6 +752,7 @@ int main(void)
 	test_variables();
 	test_paths();
 	test_settings();
+	test_environment();
 	test_includes();
 	test_files();
 	test_messages();
