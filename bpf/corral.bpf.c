@@ -183,15 +183,64 @@ static __always_inline int creds_overridden(void)
 	return task->cred != task->real_cred;
 }
 
+/*
+ * Sweeps one ioctl_denied entry whose file is gone.  @key is a file that
+ * may have been freed: its memory is read with probe reads, which cannot
+ * fault, and the entry goes only if the reference count there is 0, so a
+ * live file (whose count stays above 0 until it is freed) never loses its
+ * denial.  A count above 0 with another identity is a new file at the
+ * same address: kept, it is ignored by file_ioctl until swept later.
+ */
+static long ioctl_sweep_one(struct bpf_map *map, __u64 *key,
+			    struct ioctl_file *val, void *ctx)
+{
+	struct file *file = (struct file *)*key;
+
+	if (BPF_CORE_READ(file, f_count.counter) == 0)
+		bpf_map_delete_elem(map, key);
+	return 0;
+}
+
+/* Scanning every bucket costs ~1 ms under TCG: only if there may be work. */
+static __always_inline void ioctl_sweep(void)
+{
+	__u32 zero = 0;
+	__u64 *unswept = bpf_map_lookup_elem(&ioctl_unswept, &zero);
+
+	if (unswept && !__sync_lock_test_and_set(unswept, 0))
+		return;
+	bpf_for_each_map_elem(&ioctl_denied, ioctl_sweep_one, NULL, 0);
+}
+
 /* Records a device file opened without the ioctl right; fails closed. */
 static __always_inline int note_ioctl_denied(struct file *file)
 {
 	__u64 key = (__u64)file;
-	__u8 one = 1;
+	struct ioctl_file val = {
+		.inode = (__u64)file->f_inode,
+		.cred = (__u64)file->f_cred,
+	};
+	__u32 zero = 0;
+	__u64 *unswept = bpf_map_lookup_elem(&ioctl_unswept, &zero);
 
-	if (bpf_map_update_elem(&ioctl_denied, &key, &one, BPF_ANY))
+	if (unswept)
+		*unswept = 1;
+	if (!bpf_map_update_elem(&ioctl_denied, &key, &val, BPF_ANY))
+		return 0;
+	ioctl_sweep();          /* full of freed files' entries? */
+	if (bpf_map_update_elem(&ioctl_denied, &key, &val, BPF_ANY))
 		return -EACCES;         /* cannot remember: refuse the open */
 	return 0;
+}
+
+/* The entry of @file, if it is this file's and not a freed one's. */
+static __always_inline int ioctl_is_denied(struct file *file)
+{
+	__u64 key = (__u64)file;
+	struct ioctl_file *val = bpf_map_lookup_elem(&ioctl_denied, &key);
+
+	return val && val->inode == (__u64)file->f_inode &&
+	       val->cred == (__u64)file->f_cred;
 }
 
 SEC("lsm/file_open")
@@ -223,9 +272,14 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 		return report(t, file->f_path.mnt, file->f_path.dentry,
 			      missing(granted, want), CORRAL_HOOK_OPEN, -EACCES);
 	/* ioctl on a device is decided now, as Landlock does. */
-	if (S_ISDEV(file->f_inode->i_mode) &&
-	    !covers(granted, CORRAL_ACCESS_IOCTL))
-		return note_ioctl_denied(file);
+	if (S_ISDEV(file->f_inode->i_mode)) {
+		__u64 key = (__u64)file;
+
+		if (!covers(granted, CORRAL_ACCESS_IOCTL))
+			return note_ioctl_denied(file);
+		/* a freed file's entry at this address must not count */
+		bpf_map_delete_elem(&ioctl_denied, &key);
+	}
 	return 0;
 }
 
@@ -257,7 +311,6 @@ SEC("lsm/file_ioctl")
 int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
-	__u64 key = (__u64)file;
 	struct corral_task *t;
 
 	if (ret)
@@ -265,21 +318,10 @@ int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
 	t = task_dom();
 	if (!t || ioctl_always_allowed(cmd))
 		return 0;
-	if (!bpf_map_lookup_elem(&ioctl_denied, &key))
+	if (!ioctl_is_denied(file))
 		return 0;
 	return report(t, file->f_path.mnt, file->f_path.dentry,
 		      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL, -EACCES);
-}
-
-SEC("lsm/file_free_security")
-void BPF_PROG(corral_file_free, struct file *file)
-{
-	__u64 key = (__u64)file;
-
-	/* Only device files are ever recorded: everything else returns here. */
-	if (!S_ISDEV(BPF_CORE_READ(file, f_inode, i_mode)))
-		return;
-	bpf_map_delete_elem(&ioctl_denied, &key);
 }
 
 /* An io_uring personality would run requests with other credentials. */
@@ -531,6 +573,37 @@ int BPF_PROG(corral_task_alloc, struct task_struct *task,
 	return 0;
 }
 
+static long drop_rule(__u32 i, void *data)
+{
+	struct corral_rule_index idx = { .domain = *(__u64 *)data, .i = i };
+	struct corral_rule_key *key = bpf_map_lookup_elem(&domain_rules, &idx);
+
+	if (key)
+		bpf_map_delete_elem(&rules, key);
+	bpf_map_delete_elem(&domain_rules, &idx);
+	return 0;
+}
+
+/*
+ * The last task of a domain is gone: nothing can use its rules again (a
+ * domain id is never reused: the launcher inserts it with BPF_NOEXIST and
+ * nobody enters a domain without an entry in "domains"), so they go now
+ * rather than at the next launch, and so do ioctl entries of freed files.
+ * Its mark slots cannot be reached from here (inode storage is reached
+ * only through the inode); they are dead slots, reused or dropped when
+ * met (marks.h) and freed with the inode.
+ */
+static __always_inline void domain_died(__u64 domain)
+{
+	__u32 *n = bpf_map_lookup_elem(&domain_nrules, &domain);
+
+	bpf_map_delete_elem(&domains, &domain);
+	if (n)
+		bpf_loop(*n, drop_rule, &domain, 0);
+	bpf_map_delete_elem(&domain_nrules, &domain);
+	ioctl_sweep();
+}
+
 SEC("lsm/task_free")
 void BPF_PROG(corral_task_free, struct task_struct *task)
 {
@@ -538,13 +611,37 @@ void BPF_PROG(corral_task_free, struct task_struct *task)
 	struct corral_domain *dom;
 	__u64 domain;
 
+	if (!task->bpf_storage)
+		return;
 	t = bpf_task_storage_get(&task_domain, task, 0, 0);
 	if (!t)
 		return;
 	domain = t->domain;
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
-		bpf_map_delete_elem(&domains, &domain);
+		domain_died(domain);
+}
+
+/* Lists a new rule of its domain (domain_rules), for domain_died(). */
+static __always_inline int index_rule(struct corral_rule_key *key)
+{
+	struct corral_rule_index idx = { .domain = key->domain };
+	__u32 zero = 0, *n;
+
+	n = bpf_map_lookup_elem(&domain_nrules, &key->domain);
+	if (!n) {
+		if (bpf_map_update_elem(&domain_nrules, &key->domain, &zero,
+					BPF_NOEXIST))
+			return -1;
+		n = bpf_map_lookup_elem(&domain_nrules, &key->domain);
+		if (!n)
+			return -1;
+	}
+	idx.i = *n;
+	if (bpf_map_update_elem(&domain_rules, &idx, key, BPF_NOEXIST))
+		return -1;
+	*n += 1;        /* single writer: the domain's launcher */
+	return 0;
 }
 
 /*
@@ -580,7 +677,8 @@ int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
 	}
 	rule.access = reg->access;
 	/* Only the launcher writes its own domain's rules: no insert race. */
-	if (bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))
+	if (index_rule(&key) ||
+	    bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))
 		reg->status = -ENOSPC;  /* map full: the launcher fails closed */
 	else
 		reg->status = CORRAL_REGISTER_DONE;

@@ -36,6 +36,22 @@ struct {
 	__type(value, struct corral_rule);
 } rules SEC(".maps");
 
+/* The rules of each domain, for domain_died(): see corral_abi.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CORRAL_MAX_RULES);
+	__type(key, struct corral_rule_index);
+	__type(value, struct corral_rule_key);
+} domain_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_DOMAINS);
+	__type(key, __u64);
+	__type(value, __u32);
+} domain_nrules SEC(".maps");
+
 /* domain id -> struct corral_domain (task count, owner). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -45,16 +61,39 @@ struct {
 } domains SEC(".maps");
 
 /*
- * struct file * -> 1: device files opened inside a domain without the
- * ioctl right.  Landlock decides IOCTL_DEV at open, so descriptors opened
- * before the sandbox (the terminal) keep working; entries go at file free.
+ * struct file * -> the file's identity: device files opened inside a
+ * domain without the ioctl right.  Landlock decides IOCTL_DEV at open, so
+ * descriptors opened before the sandbox (the terminal) keep working.
+ *
+ * No hook runs when a file is freed: file_free_security would run on
+ * every close of every process on the machine.  So an entry can outlive
+ * its file, and the address can come back as another file.  The value
+ * tells them apart: an entry counts only for a file with the same inode
+ * and the same opener credentials (f_cred, a reference the file holds
+ * until it is freed); a sandboxed open of a device always rewrites or
+ * deletes its address's entry.  Entries of freed files are swept (see
+ * ioctl_sweep in corral.bpf.c) when the map is full and when a domain
+ * dies.
  */
+struct ioctl_file {
+	__u64 inode;      /* struct inode * */
+	__u64 cred;       /* struct cred *, file->f_cred */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
 	__type(key, __u64);
-	__type(value, __u8);
+	__type(value, struct ioctl_file);
 } ioctl_denied SEC(".maps");
+
+/* [0] -> 1 when ioctl_denied got an entry since its last sweep. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} ioctl_unswept SEC(".maps");
 
 /*
  * struct sock * -> domain id: unix sockets made inside a domain, so that
@@ -140,10 +179,19 @@ struct {
 	__type(value, struct corral_event);
 } event_scratch SEC(".maps");
 
+/*
+ * Every hook of every task starts here.  A task without any BPF local
+ * storage (nearly all of them: only sandboxed tasks and a registering
+ * launcher get some) has no domain; reading the pointer spares the helper
+ * call and its per-CPU lock on that path.
+ */
 static __always_inline struct corral_task *task_dom(void)
 {
-	return bpf_task_storage_get(&task_domain, bpf_get_current_task_btf(),
-				    0, 0);
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (!task->bpf_storage)
+		return 0;
+	return bpf_task_storage_get(&task_domain, task, 0, 0);
 }
 
 #endif /* CORRAL_MAPS_H */
