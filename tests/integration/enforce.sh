@@ -117,6 +117,29 @@ else
 		"--ro /dev/null" "ioctl /dev/null" "EACCES"
 fi
 
+# corral remembers each device a sandbox opens without the ioctl right,
+# and runs nothing when a file is freed (that would cost every close of
+# every process): more such descriptors than it can remember (16384) held
+# at once are refused, and once they are closed a new one opens, with the
+# same denial.  Landlock, which keeps no table, holds them all.
+if oracle_lacks ioctl 5; then
+	skip "ioctl: 20000 denied /dev/null descriptors held then closed leave open and denial working" "$why"
+else
+	got=$(sandboxed corral "--ro /dev/null" "$CORRAL_HELPERS/openbench" devfill /dev/null 20000 2>&1)
+	if is_oracle_corral; then
+		want="held 20000 (then -) reopen OK ioctl EACCES"
+	else
+		want="held * (then EACCES) reopen OK ioctl EACCES"
+	fi
+	# shellcheck disable=SC2053 # want is a pattern
+	if [[ $got == $want ]]; then
+		ok "ioctl: 20000 denied /dev/null descriptors held then closed leave open and denial working ($got)"
+	else
+		not_ok "ioctl: 20000 denied /dev/null descriptors held then closed leave open and denial working" \
+			"want: $want, got: $got"
+	fi
+fi
+
 # ---- mounts ------------------------------------------------------------------
 
 if is_root; then
