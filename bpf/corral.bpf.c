@@ -183,64 +183,59 @@ static __always_inline int creds_overridden(void)
 	return task->cred != task->real_cred;
 }
 
-/*
- * Sweeps one ioctl_denied entry whose file is gone.  @key is a file that
- * may have been freed: its memory is read with probe reads, which cannot
- * fault, and the entry goes only if the reference count there is 0, so a
- * live file (whose count stays above 0 until it is freed) never loses its
- * denial.  A count above 0 with another identity is a new file at the
- * same address: kept, it is ignored by file_ioctl until swept later.
- */
-static long ioctl_sweep_one(struct bpf_map *map, __u64 *key,
-			    struct ioctl_file *val, void *ctx)
-{
-	struct file *file = (struct file *)*key;
-
-	if (BPF_CORE_READ(file, f_count.counter) == 0)
-		bpf_map_delete_elem(map, key);
-	return 0;
-}
-
-/* Scanning every bucket costs ~1 ms under TCG: only if there may be work. */
-static __always_inline void ioctl_sweep(void)
-{
-	__u32 zero = 0;
-	__u64 *unswept = bpf_map_lookup_elem(&ioctl_unswept, &zero);
-
-	if (unswept && !__sync_lock_test_and_set(unswept, 0))
-		return;
-	bpf_for_each_map_elem(&ioctl_denied, ioctl_sweep_one, NULL, 0);
-}
-
 /* Records a device file opened without the ioctl right; fails closed. */
 static __always_inline int note_ioctl_denied(struct file *file)
 {
-	__u64 key = (__u64)file;
-	struct ioctl_file val = {
-		.inode = (__u64)file->f_inode,
-		.cred = (__u64)file->f_cred,
-	};
-	__u32 zero = 0;
-	__u64 *unswept = bpf_map_lookup_elem(&ioctl_unswept, &zero);
+	__u64 key = (__u64)file->f_cred;
+	__u64 inode = (__u64)file->f_inode;
+	struct ioctl_denied_devs fresh = {}, *d;
+	int r = -EACCES;        /* no room: cannot remember, refuse the open */
 
-	if (unswept)
-		*unswept = 1;
-	if (!bpf_map_update_elem(&ioctl_denied, &key, &val, BPF_ANY))
-		return 0;
-	ioctl_sweep();          /* full of freed files' entries? */
-	if (bpf_map_update_elem(&ioctl_denied, &key, &val, BPF_ANY))
-		return -EACCES;         /* cannot remember: refuse the open */
-	return 0;
+	d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	if (!d) {
+		/* another thread of the same credentials may race us here */
+		bpf_map_update_elem(&ioctl_denied, &key, &fresh, BPF_NOEXIST);
+		d = bpf_map_lookup_elem(&ioctl_denied, &key);
+		if (!d)
+			return -EACCES;
+	}
+	bpf_spin_lock(&d->lock);
+#pragma unroll
+	for (int i = 0; i < CORRAL_IOCTL_DEVICES; i++) {
+		if (r && i < d->n && d->inode[i] == inode)
+			r = 0;
+	}
+	if (r) {
+		__u32 n = d->n;
+
+		if (n < CORRAL_IOCTL_DEVICES) {
+			d->inode[n] = inode;
+			d->n = n + 1;
+			r = 0;
+		}
+	}
+	bpf_spin_unlock(&d->lock);
+	return r;
 }
 
-/* The entry of @file, if it is this file's and not a freed one's. */
+/* Was @file's device opened by its opener without the ioctl right? */
 static __always_inline int ioctl_is_denied(struct file *file)
 {
-	__u64 key = (__u64)file;
-	struct ioctl_file *val = bpf_map_lookup_elem(&ioctl_denied, &key);
+	__u64 key = (__u64)file->f_cred;
+	__u64 inode = (__u64)file->f_inode;
+	struct ioctl_denied_devs *d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	int found = 0;
 
-	return val && val->inode == (__u64)file->f_inode &&
-	       val->cred == (__u64)file->f_cred;
+	if (!d)
+		return 0;
+	bpf_spin_lock(&d->lock);
+#pragma unroll
+	for (int i = 0; i < CORRAL_IOCTL_DEVICES; i++) {
+		if (i < d->n && d->inode[i] == inode)
+			found = 1;
+	}
+	bpf_spin_unlock(&d->lock);
+	return found;
 }
 
 SEC("lsm/file_open")
@@ -272,15 +267,19 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 		return report(t, file->f_path.mnt, file->f_path.dentry,
 			      missing(granted, want), CORRAL_HOOK_OPEN, -EACCES);
 	/* ioctl on a device is decided now, as Landlock does. */
-	if (S_ISDEV(file->f_inode->i_mode)) {
-		__u64 key = (__u64)file;
-
-		if (!covers(granted, CORRAL_ACCESS_IOCTL))
-			return note_ioctl_denied(file);
-		/* a freed file's entry at this address must not count */
-		bpf_map_delete_elem(&ioctl_denied, &key);
-	}
+	if (S_ISDEV(file->f_inode->i_mode) &&
+	    !covers(granted, CORRAL_ACCESS_IOCTL))
+		return note_ioctl_denied(file);
 	return 0;
+}
+
+/* The files these credentials opened are all gone: so is their entry. */
+SEC("lsm/cred_free")
+void BPF_PROG(corral_cred_free, struct cred *cred)
+{
+	__u64 key = (__u64)cred;
+
+	bpf_map_delete_elem(&ioctl_denied, &key);
 }
 
 /* ioctl commands that never reach a driver's own code (as Landlock). */
@@ -588,7 +587,7 @@ static long drop_rule(__u32 i, void *data)
  * The last task of a domain is gone: nothing can use its rules again (a
  * domain id is never reused: the launcher inserts it with BPF_NOEXIST and
  * nobody enters a domain without an entry in "domains"), so they go now
- * rather than at the next launch, and so do ioctl entries of freed files.
+ * rather than at the next launch.
  * Its mark slots cannot be reached from here (inode storage is reached
  * only through the inode); they are dead slots, reused or dropped when
  * met (marks.h) and freed with the inode.
@@ -601,7 +600,6 @@ static __always_inline void domain_died(__u64 domain)
 	if (n)
 		bpf_loop(*n, drop_rule, &domain, 0);
 	bpf_map_delete_elem(&domain_nrules, &domain);
-	ioctl_sweep();
 }
 
 SEC("lsm/task_free")

@@ -189,7 +189,8 @@ struct corral_info {
 #define CORRAL_MAX_DOMAINS 4096
 /* Unix sockets created inside sandboxes, at once. */
 #define CORRAL_MAX_UNIX_SOCKETS 16384
-/* Device files open in sandboxes without the ioctl right, at once. */
+/* Sandboxed credentials (about one per process) that opened a device
+ * without the ioctl right, at once. */
 #define CORRAL_MAX_IOCTL_FILES 16384
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512

@@ -71,17 +71,12 @@ struct unix_sock {
 
 struct cred;
 
-typedef struct {
-	long long counter;
-} atomic_long_t;
-
 struct file {
 	struct path f_path;
 	struct inode *f_inode;
 	unsigned int f_flags;
 	fmode_t f_mode;
 	const struct cred *f_cred;
-	atomic_long_t f_count;  /* 0 once the file is being freed */
 };
 
 struct sock_common {

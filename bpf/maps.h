@@ -61,39 +61,34 @@ struct {
 } domains SEC(".maps");
 
 /*
- * struct file * -> the file's identity: device files opened inside a
- * domain without the ioctl right.  Landlock decides IOCTL_DEV at open, so
- * descriptors opened before the sandbox (the terminal) keep working.
- *
- * No hook runs when a file is freed: file_free_security would run on
- * every close of every process on the machine.  So an entry can outlive
- * its file, and the address can come back as another file.  The value
- * tells them apart: an entry counts only for a file with the same inode
- * and the same opener credentials (f_cred, a reference the file holds
- * until it is freed); a sandboxed open of a device always rewrites or
- * deletes its address's entry.  Entries of freed files are swept (see
- * ioctl_sweep in corral.bpf.c) when the map is full and when a domain
- * dies.
+ * Device files opened inside a domain without the ioctl right.  Landlock
+ * decides IOCTL_DEV at open, so descriptors opened before the sandbox (the
+ * terminal) keep working; so does corral, keyed by who opened the file:
+ * opener credentials (file->f_cred) -> the devices they opened without the
+ * right.  No hook runs when a file is freed (file_free_security would run
+ * on every close of every process on the machine); an entry goes when its
+ * credentials are freed (cred_free), which no file they opened can
+ * outlive, since each holds a reference on them.  So an entry never
+ * outlives its files and no address is ever reused under it.  The price:
+ * the decision is per device and opener, not per open file, so a device
+ * opened by the same process through another path that grants ioctl is
+ * denied too (fail closed).  More devices per opener than there are slots
+ * is a refused open.
  */
-struct ioctl_file {
-	__u64 inode;      /* struct inode * */
-	__u64 cred;       /* struct cred *, file->f_cred */
+#define CORRAL_IOCTL_DEVICES 8
+
+struct ioctl_denied_devs {
+	struct bpf_spin_lock lock;
+	__u32 n;
+	__u64 inode[CORRAL_IOCTL_DEVICES];  /* struct inode * */
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
-	__type(key, __u64);
-	__type(value, struct ioctl_file);
+	__type(key, __u64);     /* struct cred * */
+	__type(value, struct ioctl_denied_devs);
 } ioctl_denied SEC(".maps");
-
-/* [0] -> 1 when ioctl_denied got an entry since its last sweep. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} ioctl_unswept SEC(".maps");
 
 /*
  * struct sock * -> domain id: unix sockets made inside a domain, so that
