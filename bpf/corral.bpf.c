@@ -9,7 +9,9 @@
  * Every hook starts the same way:
  *   - a previous BPF-LSM program already denied: keep its answer;
  *   - the task carries no domain: return 0 at once.  An unsandboxed task
- *     pays one task-storage lookup per hook and nothing else.
+ *     pays one load (has it any BPF local storage at all?) per hook and
+ *     nothing else, and no hook runs on the paths every process takes
+ *     most (no file_free_security: see ioctl_denied in maps.h).
  *
  * Inside a domain everything fails closed: a walk deeper than
  * CORRAL_MAX_DEPTH, a missing domain or a failed storage allocation is a
