@@ -652,15 +652,16 @@ static __always_inline int index_rule(struct corral_rule_key *key)
 SEC("lsm/inode_getattr")
 int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct corral_register *reg;
 	struct corral_rule_key key = {};
 	struct corral_rule rule = {}, *old;
 	struct inode *inode;
 
-	if (ret)
+	/* every stat(2) of every process: as cheap as task_dom() when idle */
+	if (ret || !task->bpf_storage)
 		return ret;
-	reg = bpf_task_storage_get(&task_register, bpf_get_current_task_btf(),
-				   0, 0);
+	reg = bpf_task_storage_get(&task_register, task, 0, 0);
 	if (!reg || reg->status != CORRAL_REGISTER_PENDING)
 		return 0;
 	inode = BPF_CORE_READ(path, dentry, d_inode);
