@@ -66,7 +66,7 @@ before=$(snapshot)
 
 # ---- install --------------------------------------------------------------
 
-if out=$(apt-get install -y --no-download "$deb" 2>&1); then
+if out=$(apt-get install -y "$deb" 2>&1); then
 	ok "apt-get install $(basename "$deb")"
 else
 	not_ok "apt-get install $(basename "$deb")" "$out"
@@ -128,14 +128,14 @@ is "$(as_user "$launcher" --profile shell -- true 2>&1; echo "rc $?")" "rc 0" \
 # ---- idempotent: postinst again, reinstall, upgrade -------------------------
 
 check "dpkg-reconfigure corral (postinst configure again)" dpkg-reconfigure corral
-check "apt-get install --reinstall" apt-get install -y --reinstall --no-download "$deb"
+check "apt-get install --reinstall" apt-get install -y --reinstall "$deb"
 up=/var/tmp/corral-upgrade
 rm -rf "$up" && mkdir -p "$up" && dpkg-deb -R "$deb" "$up/root" &&
 	sed -i 's/^Version: .*/&+upgrade1/' "$up/root/DEBIAN/control" &&
 	dpkg-deb -b "$up/root" "$up/corral-upgrade.deb" >/dev/null ||
 	bail "cannot make the upgrade package"
 check "apt-get install an upgrade ($(dpkg-deb -f "$up/corral-upgrade.deb" Version))" \
-	apt-get install -y --no-download "$up/corral-upgrade.deb"
+	apt-get install -y "$up/corral-upgrade.deb"
 is "$(getcap "$launcher"); $(stat -c '%U:%G %a' "$launcher")" \
 	"$launcher cap_bpf=p; root:corral 2755" "after reinstall and upgrade: capability, owner, mode"
 is "$(getent group corral | cut -d: -f3)" "$gid" "after reinstall and upgrade: the same group"
