@@ -19,6 +19,8 @@ user=corral-tester
 export DEBIAN_FRONTEND=noninteractive
 
 bail() { echo "Bail out! $*"; exit 1; }
+# progress, with seconds since the start (everything is slow under TCG)
+step() { echo "# [${SECONDS}s] $*"; }
 [ -d /run/corral-vm ] || bail "not a tests/vm/run guest: this test installs packages"
 [ "$(id -u)" = 0 ] || bail "must run as root in the guest"
 [ -r "$deb" ] || bail "no package at $deb"
@@ -57,12 +59,19 @@ snapshot() {
 
 # ---- before ---------------------------------------------------------------
 
+# man-db's trigger re-indexes every manual page over 9p, minutes under TCG;
+# it is not corral's (the package's pages are checked by dpkg -L below).
+echo 'man-db man-db/auto-update boolean false' | debconf-set-selections ||
+	bail "debconf-set-selections failed"
+
 useradd --create-home --user-group --shell /bin/sh "$user" ||
 	bail "useradd $user failed"
 mkdir "/home/$user/proj" && echo inside >"/home/$user/proj/inside" &&
 	echo secret >"/home/$user/secret" &&
 	chown -R "$user:$user" "/home/$user" || bail "cannot make $user's files"
+step "snapshot of the file system"
 before=$(snapshot)
+step "apt-get install"
 
 # ---- install --------------------------------------------------------------
 
@@ -89,6 +98,7 @@ check "corral-setup.service is enabled (sysinit.target.wants)" \
 check "systemd-analyze verify passes on the installed unit" \
 	sh -c "out=\$(systemd-analyze verify $unit 2>&1); echo \"\$out\"; [ -z \"\$out\" ]"
 
+step "setup"
 # ---- setup, as the unit would run it ---------------------------------------
 
 condition=$(sed -n 's/^ExecCondition=//p' "$unit")
@@ -127,6 +137,7 @@ is "$(as_user "$launcher" --profile shell -- true 2>&1; echo "rc $?")" "rc 0" \
 
 # ---- idempotent: postinst again, reinstall, upgrade -------------------------
 
+step "reinstall and upgrade"
 check "dpkg-reconfigure corral (postinst configure again)" dpkg-reconfigure corral
 check "apt-get install --reinstall" apt-get install -y --reinstall "$deb"
 up=/var/tmp/corral-upgrade
@@ -145,6 +156,7 @@ is "$?: $out" "1: cat: /home/$user/secret: Permission denied" "after the upgrade
 
 # ---- purge ---------------------------------------------------------------
 
+step "purge"
 files=$(dpkg -L corral) || bail "dpkg -L corral failed"
 check "apt-get purge corral" apt-get purge -y corral
 left=
