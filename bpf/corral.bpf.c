@@ -9,7 +9,9 @@
  * Every hook starts the same way:
  *   - a previous BPF-LSM program already denied: keep its answer;
  *   - the task carries no domain: return 0 at once.  An unsandboxed task
- *     pays one task-storage lookup per hook and nothing else.
+ *     pays one load (has it any BPF local storage at all?) per hook and
+ *     nothing else, and no hook runs on the paths every process takes
+ *     most (no file_free_security: see ioctl_denied in maps.h).
  *
  * Inside a domain everything fails closed: a walk deeper than
  * CORRAL_MAX_DEPTH, a missing domain or a failed storage allocation is a
@@ -186,12 +188,56 @@ static __always_inline int creds_overridden(void)
 /* Records a device file opened without the ioctl right; fails closed. */
 static __always_inline int note_ioctl_denied(struct file *file)
 {
-	__u64 key = (__u64)file;
-	__u8 one = 1;
+	__u64 key = (__u64)file->f_cred;
+	__u64 inode = (__u64)file->f_inode;
+	struct ioctl_denied_devs fresh = {}, *d;
+	int r = -EACCES;        /* no room: cannot remember, refuse the open */
 
-	if (bpf_map_update_elem(&ioctl_denied, &key, &one, BPF_ANY))
-		return -EACCES;         /* cannot remember: refuse the open */
-	return 0;
+	d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	if (!d) {
+		/* another thread of the same credentials may race us here */
+		bpf_map_update_elem(&ioctl_denied, &key, &fresh, BPF_NOEXIST);
+		d = bpf_map_lookup_elem(&ioctl_denied, &key);
+		if (!d)
+			return -EACCES;
+	}
+	bpf_spin_lock(&d->lock);
+#pragma unroll
+	for (int i = 0; i < CORRAL_IOCTL_DEVICES; i++) {
+		if (r && i < d->n && d->inode[i] == inode)
+			r = 0;
+	}
+	if (r) {
+		__u32 n = d->n;
+
+		if (n < CORRAL_IOCTL_DEVICES) {
+			d->inode[n] = inode;
+			d->n = n + 1;
+			r = 0;
+		}
+	}
+	bpf_spin_unlock(&d->lock);
+	return r;
+}
+
+/* Was @file's device opened by its opener without the ioctl right? */
+static __always_inline int ioctl_is_denied(struct file *file)
+{
+	__u64 key = (__u64)file->f_cred;
+	__u64 inode = (__u64)file->f_inode;
+	struct ioctl_denied_devs *d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	int found = 0;
+
+	if (!d)
+		return 0;
+	bpf_spin_lock(&d->lock);
+#pragma unroll
+	for (int i = 0; i < CORRAL_IOCTL_DEVICES; i++) {
+		if (i < d->n && d->inode[i] == inode)
+			found = 1;
+	}
+	bpf_spin_unlock(&d->lock);
+	return found;
 }
 
 SEC("lsm/file_open")
@@ -229,6 +275,15 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	return 0;
 }
 
+/* The files these credentials opened are all gone: so is their entry. */
+SEC("lsm/cred_free")
+void BPF_PROG(corral_cred_free, struct cred *cred)
+{
+	__u64 key = (__u64)cred;
+
+	bpf_map_delete_elem(&ioctl_denied, &key);
+}
+
 /* ioctl commands that never reach a driver's own code (as Landlock). */
 static __always_inline int ioctl_always_allowed(unsigned int cmd)
 {
@@ -257,7 +312,6 @@ SEC("lsm/file_ioctl")
 int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
-	__u64 key = (__u64)file;
 	struct corral_task *t;
 
 	if (ret)
@@ -265,21 +319,10 @@ int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
 	t = task_dom();
 	if (!t || ioctl_always_allowed(cmd))
 		return 0;
-	if (!bpf_map_lookup_elem(&ioctl_denied, &key))
+	if (!ioctl_is_denied(file))
 		return 0;
 	return report(t, file->f_path.mnt, file->f_path.dentry,
 		      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL, -EACCES);
-}
-
-SEC("lsm/file_free_security")
-void BPF_PROG(corral_file_free, struct file *file)
-{
-	__u64 key = (__u64)file;
-
-	/* Only device files are ever recorded: everything else returns here. */
-	if (!S_ISDEV(BPF_CORE_READ(file, f_inode, i_mode)))
-		return;
-	bpf_map_delete_elem(&ioctl_denied, &key);
 }
 
 /* An io_uring personality would run requests with other credentials. */
@@ -531,6 +574,36 @@ int BPF_PROG(corral_task_alloc, struct task_struct *task,
 	return 0;
 }
 
+static long drop_rule(__u32 i, void *data)
+{
+	struct corral_rule_index idx = { .domain = *(__u64 *)data, .i = i };
+	struct corral_rule_key *key = bpf_map_lookup_elem(&domain_rules, &idx);
+
+	if (key)
+		bpf_map_delete_elem(&rules, key);
+	bpf_map_delete_elem(&domain_rules, &idx);
+	return 0;
+}
+
+/*
+ * The last task of a domain is gone: nothing can use its rules again (a
+ * domain id is never reused: the launcher inserts it with BPF_NOEXIST and
+ * nobody enters a domain without an entry in "domains"), so they go now
+ * rather than at the next launch.
+ * Its mark slots cannot be reached from here (inode storage is reached
+ * only through the inode); they are dead slots, reused or dropped when
+ * met (marks.h) and freed with the inode.
+ */
+static __always_inline void domain_died(__u64 domain)
+{
+	__u32 *n = bpf_map_lookup_elem(&domain_nrules, &domain);
+
+	bpf_map_delete_elem(&domains, &domain);
+	if (n)
+		bpf_loop(*n, drop_rule, &domain, 0);
+	bpf_map_delete_elem(&domain_nrules, &domain);
+}
+
 SEC("lsm/task_free")
 void BPF_PROG(corral_task_free, struct task_struct *task)
 {
@@ -538,13 +611,37 @@ void BPF_PROG(corral_task_free, struct task_struct *task)
 	struct corral_domain *dom;
 	__u64 domain;
 
+	if (!task->bpf_storage)
+		return;
 	t = bpf_task_storage_get(&task_domain, task, 0, 0);
 	if (!t)
 		return;
 	domain = t->domain;
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
-		bpf_map_delete_elem(&domains, &domain);
+		domain_died(domain);
+}
+
+/* Lists a new rule of its domain (domain_rules), for domain_died(). */
+static __always_inline int index_rule(struct corral_rule_key *key)
+{
+	struct corral_rule_index idx = { .domain = key->domain };
+	__u32 zero = 0, *n;
+
+	n = bpf_map_lookup_elem(&domain_nrules, &key->domain);
+	if (!n) {
+		if (bpf_map_update_elem(&domain_nrules, &key->domain, &zero,
+					BPF_NOEXIST))
+			return -1;
+		n = bpf_map_lookup_elem(&domain_nrules, &key->domain);
+		if (!n)
+			return -1;
+	}
+	idx.i = *n;
+	if (bpf_map_update_elem(&domain_rules, &idx, key, BPF_NOEXIST))
+		return -1;
+	*n += 1;        /* single writer: the domain's launcher */
+	return 0;
 }
 
 /*
@@ -555,15 +652,16 @@ void BPF_PROG(corral_task_free, struct task_struct *task)
 SEC("lsm/inode_getattr")
 int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct corral_register *reg;
 	struct corral_rule_key key = {};
 	struct corral_rule rule = {}, *old;
 	struct inode *inode;
 
-	if (ret)
+	/* every stat(2) of every process: as cheap as task_dom() when idle */
+	if (ret || !task->bpf_storage)
 		return ret;
-	reg = bpf_task_storage_get(&task_register, bpf_get_current_task_btf(),
-				   0, 0);
+	reg = bpf_task_storage_get(&task_register, task, 0, 0);
 	if (!reg || reg->status != CORRAL_REGISTER_PENDING)
 		return 0;
 	inode = BPF_CORE_READ(path, dentry, d_inode);
@@ -580,7 +678,8 @@ int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
 	}
 	rule.access = reg->access;
 	/* Only the launcher writes its own domain's rules: no insert race. */
-	if (bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))
+	if (index_rule(&key) ||
+	    bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))
 		reg->status = -ENOSPC;  /* map full: the launcher fails closed */
 	else
 		reg->status = CORRAL_REGISTER_DONE;

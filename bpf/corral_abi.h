@@ -63,6 +63,22 @@ struct corral_rule {
 };
 
 /*
+ * Rule index: hash maps "domain_rules", key struct corral_rule_index, value
+ * the struct corral_rule_key of the domain's i-th rule, and
+ * "domain_nrules", key __u64 domain id, value __u32 how many.  Written by
+ * the BPF side at registration; when a domain's last task is freed the
+ * BPF side deletes its rules and index entries, so no map scan is needed.
+ * A domain the launcher abandons before entering it (or a launcher killed
+ * then) never reaches that point: the launcher deletes what is left of
+ * dead domains (sandbox/engine_bpf.c).
+ */
+struct corral_rule_index {
+	__u64 domain;
+	__u32 i;
+	__u32 reserved;   /* 0 */
+};
+
+/*
  * Domains: hash map "domains", key __u64 domain id, value struct
  * corral_domain.  A domain lives while tasks carry it: task_alloc counts
  * up, task_free counts down and deletes the entry at zero.  Rules whose
@@ -173,7 +189,8 @@ struct corral_info {
 #define CORRAL_MAX_DOMAINS 4096
 /* Unix sockets created inside sandboxes, at once. */
 #define CORRAL_MAX_UNIX_SOCKETS 16384
-/* Device files open in sandboxes without the ioctl right, at once. */
+/* Sandboxed credentials (about one per process) that opened a device
+ * without the ioctl right, at once. */
 #define CORRAL_MAX_IOCTL_FILES 16384
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512
@@ -181,6 +198,7 @@ struct corral_info {
 #ifndef __bpf__
 _Static_assert(sizeof(struct corral_rule_key) == 24, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
+_Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 24, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 16, "task layout");
 _Static_assert(sizeof(struct corral_register) == 16, "register layout");

@@ -69,14 +69,15 @@ struct unix_sock {
 	struct path path;
 };
 
+struct cred;
+
 struct file {
 	struct path f_path;
 	struct inode *f_inode;
 	unsigned int f_flags;
 	fmode_t f_mode;
+	const struct cred *f_cred;
 };
-
-struct cred;
 
 struct sock_common {
 	unsigned short skc_family;
@@ -100,11 +101,15 @@ struct unix_address {
 	struct sockaddr_un name[];
 };
 
+struct bpf_local_storage;
+struct bpf_map;
+
 struct task_struct {
 	int pid;
 	int tgid;
 	const struct cred *real_cred;
 	const struct cred *cred;
+	struct bpf_local_storage *bpf_storage;
 };
 
 #pragma clang attribute pop

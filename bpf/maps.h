@@ -36,6 +36,22 @@ struct {
 	__type(value, struct corral_rule);
 } rules SEC(".maps");
 
+/* The rules of each domain, for domain_died(): see corral_abi.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CORRAL_MAX_RULES);
+	__type(key, struct corral_rule_index);
+	__type(value, struct corral_rule_key);
+} domain_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_DOMAINS);
+	__type(key, __u64);
+	__type(value, __u32);
+} domain_nrules SEC(".maps");
+
 /* domain id -> struct corral_domain (task count, owner). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -45,15 +61,33 @@ struct {
 } domains SEC(".maps");
 
 /*
- * struct file * -> 1: device files opened inside a domain without the
- * ioctl right.  Landlock decides IOCTL_DEV at open, so descriptors opened
- * before the sandbox (the terminal) keep working; entries go at file free.
+ * Device files opened inside a domain without the ioctl right.  Landlock
+ * decides IOCTL_DEV at open, so descriptors opened before the sandbox (the
+ * terminal) keep working; so does corral, keyed by who opened the file:
+ * opener credentials (file->f_cred) -> the devices they opened without the
+ * right.  No hook runs when a file is freed (file_free_security would run
+ * on every close of every process on the machine); an entry goes when its
+ * credentials are freed (cred_free), which no file they opened can
+ * outlive, since each holds a reference on them.  So an entry never
+ * outlives its files and no address is ever reused under it.  The price:
+ * the decision is per device and opener, not per open file, so a device
+ * opened by the same process through another path that grants ioctl is
+ * denied too (fail closed).  More devices per opener than there are slots
+ * is a refused open.
  */
+#define CORRAL_IOCTL_DEVICES 8
+
+struct ioctl_denied_devs {
+	struct bpf_spin_lock lock;
+	__u32 n;
+	__u64 inode[CORRAL_IOCTL_DEVICES];  /* struct inode * */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
-	__type(key, __u64);
-	__type(value, __u8);
+	__type(key, __u64);     /* struct cred * */
+	__type(value, struct ioctl_denied_devs);
 } ioctl_denied SEC(".maps");
 
 /*
@@ -140,10 +174,19 @@ struct {
 	__type(value, struct corral_event);
 } event_scratch SEC(".maps");
 
+/*
+ * Every hook of every task starts here.  A task without any BPF local
+ * storage (nearly all of them: only sandboxed tasks and a registering
+ * launcher get some) has no domain; reading the pointer spares the helper
+ * call and its per-CPU lock on that path.
+ */
 static __always_inline struct corral_task *task_dom(void)
 {
-	return bpf_task_storage_get(&task_domain, bpf_get_current_task_btf(),
-				    0, 0);
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (!task->bpf_storage)
+		return 0;
+	return bpf_task_storage_get(&task_domain, task, 0, 0);
 }
 
 #endif /* CORRAL_MAPS_H */

@@ -110,6 +110,26 @@ static __always_inline void mark_store(struct inode *dir, __u64 domain,
 }
 
 /*
+ * A mark met by a walk that denies keeps nothing worth keeping if every
+ * slot is free or of a dead domain: give the storage back now rather than
+ * when the inode is evicted.  Racing a mark_store on another CPU can only
+ * drop a fresh slot, which is a miss later, never an allow.
+ */
+static __always_inline void mark_drop_if_dead(struct mark *m,
+					      struct inode *dir)
+{
+	__u64 seen[CORRAL_MARK_SLOTS] = {};
+	__u32 used = 0;
+
+#pragma unroll
+	for (int i = 0; i < CORRAL_MARK_SLOTS; i++)
+		if (m->slot[i].domain)
+			used |= 1u << i;
+	if ((dead_slots(m, seen) & used) == used)
+		bpf_inode_storage_delete(&marks, dir);
+}
+
+/*
  * Rights granted to the contents of directory @dir (reached through
  * @mnt): from its mark if valid, else from a full walk, then marked.
  * @dir_inode is the same directory's inode as a BTF pointer (inode
@@ -121,7 +141,7 @@ static __always_inline long dir_granted(__u64 domain, struct vfsmount *mnt,
 {
 	__u64 *genp = topology_generation();
 	__u64 gen;
-	struct mark *m;
+	struct mark *m = NULL;
 	__u32 access = 0;
 	long granted;
 
@@ -137,6 +157,8 @@ static __always_inline long dir_granted(__u64 domain, struct vfsmount *mnt,
 	/* Only allowed subtrees get marks: a denial leaves no trace. */
 	if (granted > 0 && dir_inode)
 		mark_store(dir_inode, domain, (__u64)mnt, gen, granted);
+	else if (m && dir_inode)
+		mark_drop_if_dead(m, dir_inode);
 	return granted;
 }
 

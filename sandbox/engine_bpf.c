@@ -84,9 +84,68 @@ int engine_bpf_open(struct bpf_engine *e)
 }
 
 /*
+ * Deletes the rules and rule index of @domain, which no task carries:
+ * what the BPF side does when a domain's last task is freed (see struct
+ * corral_rule_index), for domains that never got that far.  Pin sets of
+ * before the index have no such maps: nothing to do.
+ */
+static void drop_domain_index(uint64_t domain, int rules, int index,
+			      int nrules)
+{
+	struct corral_rule_index idx = { .domain = domain };
+	struct corral_rule_key key;
+	__u32 n = 0;
+
+	if (bpf_map_lookup_elem(nrules, &domain, &n) < 0)
+		return;
+	for (idx.i = 0; idx.i < n; idx.i++) {
+		if (!bpf_map_lookup_elem(index, &idx, &key))
+			bpf_map_delete_elem(rules, &key);
+		bpf_map_delete_elem(index, &idx);
+	}
+	bpf_map_delete_elem(nrules, &domain);
+}
+
+static int open_index(int *index, int *nrules)
+{
+	*index = bpf_obj_get(CORRAL_PIN_DIR "/domain_rules");
+	*nrules = bpf_obj_get(CORRAL_PIN_DIR "/domain_nrules");
+	if (*index >= 0 && *nrules >= 0)
+		return 0;
+	closep(index);
+	closep(nrules);
+	return -1;
+}
+
+/* Index entries of domains that are gone (see drop_domain_index). */
+static void reclaim_dead_index(struct bpf_engine *e)
+{
+	_cleanup_close_ int index = -1, nrules = -1;
+	__u64 key, next, *prev = NULL, *dead = NULL;
+	struct corral_domain dom;
+	size_t n_dead = 0;
+
+	if (open_index(&index, &nrules) < 0)
+		return;
+	while (!bpf_map_get_next_key(nrules, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(e->domains, &key, &dom))
+			continue;
+		dead = xrealloc(dead, n_dead + 1, sizeof(*dead));
+		dead[n_dead++] = key;
+	}
+	for (size_t i = 0; i < n_dead; i++)
+		drop_domain_index(dead[i], e->rules, index, nrules);
+	free(dead);
+}
+
+/*
  * Rules of domains that no longer exist are dead weight in a bounded map:
- * drop them before adding ours.  Deleting while iterating restarts the
- * iteration, so collect first.
+ * drop them before adding ours.  The BPF side deletes a domain's rules
+ * when its last task is freed; what is left here is from domains never
+ * entered.  Deleting while iterating restarts the iteration, so collect
+ * first.
  */
 static void reclaim_dead_rules(struct bpf_engine *e)
 {
@@ -113,6 +172,7 @@ int engine_bpf_create_domain(struct bpf_engine *e)
 	struct corral_domain dom = { .tasks = 1, .uid = getuid() };
 	struct timespec now;
 
+	reclaim_dead_index(e);
 	reclaim_dead_rules(e);
 	if (clock_gettime(CLOCK_MONOTONIC, &now) == 0)
 		dom.created_ns = (__u64)now.tv_sec * 1000000000ull +
@@ -199,8 +259,13 @@ int engine_bpf_enter(struct bpf_engine *e)
 
 void engine_bpf_abort(struct bpf_engine *e)
 {
-	if (e->domain && e->domains >= 0)
+	_cleanup_close_ int index = -1, nrules = -1;
+
+	if (e->domain && e->domains >= 0) {
 		bpf_map_delete_elem(e->domains, &e->domain);
+		if (e->rules >= 0 && !open_index(&index, &nrules))
+			drop_domain_index(e->domain, e->rules, index, nrules);
+	}
 	e->domain = 0;
 }
 

@@ -280,7 +280,7 @@ if only d; then
 			note "(d): $t is not installed: not measured"
 		fi
 	done
-	series d 4 10 "${lv[@]}" static c_version c_static
+	series d 4 8 "${lv[@]}" static c_version c_static
 	if command -v bwrap >/dev/null; then
 		series d2 2 2 b_static
 	fi
@@ -327,8 +327,10 @@ counts() {
 	r=$(bpftool map dump pinned $PIN/rules 2>/dev/null | grep -c '"key"\|^key')
 	d=$(bpftool map dump pinned $PIN/domains 2>/dev/null | grep -c '"key"\|^key')
 	i=$(bpftool map dump pinned $PIN/ioctl_denied 2>/dev/null | grep -c '"key"\|^key')
+	x=$(bpftool map dump pinned $PIN/domain_rules 2>/dev/null | grep -c '"key"\|^key')
+	n=$(bpftool map dump pinned $PIN/domain_nrules 2>/dev/null | grep -c '"key"\|^key')
 	m=$("$OB" marks $PIN "$W/leak" "$H" 2>&1)
-	echo "rules $r, domains $d, ioctl_denied $i; marks ($m)"
+	echo "rules $r, domains $d, ioctl_denied $i, domain_rules $x, domain_nrules $n; marks ($m)"
 }
 if only f; then
 	NS=1000
@@ -351,22 +353,31 @@ if only f; then
 	note "(f) entry counts (rules and domains: bpftool map dump of the pinned hash maps; marks: \`openbench marks\`, which looks every directory under the sandboxes' trees ($W/leak and $H) up in the pinned inode-storage map through an O_PATH fd, because bpftool cannot dump inode storage: \"${dump% }\"):"
 	note "- before any sandbox: $c0"
 	note "- after 1 sandbox:    $c1"
-	note "- what stays: the rules of the last (dead) domain, until the next launch reclaims them (reclaim_dead_rules in sandbox/engine_bpf.c); the mark storage on the directories the sandboxes used, holding dead domains' slots (reused by later domains, freed with the inode)."
+	note "- what stays: the mark storage on the directories the sandboxes used, holding dead domains' slots.  Rules and their index go when a domain's last task is freed (domain_died in bpf/corral.bpf.c); ioctl_denied entries when the sandboxed opener's credentials are freed (cred_free).  Inode storage can be deleted only through the inode: in BPF with a pointer the hook was given (bpf_inode_storage_delete), from userspace with an fd on it; when a domain dies nothing holds its marked directories (holding them would pin their inodes and dentries, more memory than the marks), so a dead slot stays until a sandboxed access meets it (reused by mark_store; a mark whose slots are all dead is deleted by a walk that denies) or the inode is evicted.  At most one mark per directory a sandbox ever reached."
 	note "- after $NS more:     $cn  (median launch $(ms "${res%% *}") ms, ${res#* } failed, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s in all)"
 	h0=${c0%%;*} h1=${c1%%;*} hn=${cn%%;*}
 	mk() { echo "$1" | sed -n 's/.*marked \([0-9]*\) slots \([0-9]*\).*/\1 \2/p'; }
 	m0=$(mk "$c0") m1=$(mk "$c1") mn=$(mk "$cn")
 	livn=$(echo "$cn" | sed -n 's/.*live \([0-9]*\).*/\1/p')
-	if [ "$h0" = "$hn" ] && [ "$m0" = "$mn" ] && [ "${livn:-1}" = 0 ] &&
-		[ "${res#* }" = 0 ]; then
+	if [ "$h0" = "$hn" ] && [ "${res#* }" = 0 ]; then
 		fok=**met**
-	elif [ "$h1" = "$hn" ] && [ "$m1" = "$mn" ] && [ "${livn:-1}" = 0 ]; then
-		fok="**MISSED** as worded: not back to the empty baseline, but no growth (same counts after 1 and after $NS sandboxes; see below)"
+	elif [ "$h0" = "$hn" ]; then
+		fok="**MISSED**: ${res#* } of the launches failed"
 	else
 		fok=**MISSED**
 	fi
-	row "(f) entries after $NS sequential sandboxes" \
-		"maps: $hn (before: $h0); marked dirs/slots: $(echo "$cn" | sed -n 's/.*marked \([0-9]*\) slots \([0-9]*\).*/\1 dirs, \2 slots/p') (after 1 sandbox: $(echo "$c1" | sed -n 's/.*marked \([0-9]*\) slots \([0-9]*\).*/\1 dirs, \2 slots/p')), live slots $livn" \
+	row "(f) map entries after $NS sequential sandboxes" \
+		"$hn (before any: $h0; after 1: $h1)" "—" "back to baseline" "$fok" "—"
+	if [ "$m0" = "$mn" ] && [ "${livn:-1}" = 0 ]; then
+		fok=**met**
+	elif [ "$m1" = "$mn" ] && [ "${livn:-1}" = 0 ]; then
+		fok="**MISSED**: not back to the baseline, but no growth (the same after 1 and after $NS sandboxes; see below why)"
+	else
+		fok=**MISSED**
+	fi
+	mds() { echo "$1" | sed -n 's/.*marked \([0-9]*\) slots \([0-9]*\).*/\1 dirs, \2 slots/p'; }
+	row "(f) inode-storage marks after $NS sequential sandboxes" \
+		"$(mds "$cn"), live slots $livn (before any: $(mds "$c0"); after 1: $(mds "$c1"))" \
 		"—" "back to baseline" "$fok" "—"
 fi
 
@@ -378,7 +389,7 @@ for d in /usr /bin /sbin /lib /lib64 /lib32 /libx32; do
 done
 G=$W/g
 gen_project() { # DIR: a small C project, NF sources and a Makefile
-	local d=$1 i j nf=16
+	local d=$1 i j nf=8
 	[ "$QUICK" = 1 ] && nf=4
 	mkdir -p "$d"
 	{
@@ -435,14 +446,17 @@ v_g_landlock() { g_time "$LL" $(g_rules) --; }
 if only g; then
 	say "(g) real work: tar of /usr/share/doc, make -j2"
 	mkdir -p "$G"
+	# A part of /usr/share/doc (all of it, ~180 MB, took 4 minutes a
+	# round on 6.1): the ratios, not the size, are what (g) is about.
 	if [ "$QUICK" = 1 ]; then
 		tar -cf "$G/doc.tar" -C /usr/share/doc apt bash 2>/dev/null
 	else
-		tar -cf "$G/doc.tar" -C /usr/share doc 2>/dev/null
+		# shellcheck disable=SC2086 # BENCH_DOC is a glob
+		(cd /usr/share && tar -cf "$G/doc.tar" doc/${BENCH_DOC:-[a-h]*}) 2>/dev/null
 	fi
 	gen_project "$G/proj"
 	note "(g): tarball $(du -m "$G/doc.tar" | cut -f1) MB, $(tar -tf "$G/doc.tar" | wc -l) entries; project: $(ls "$G/proj"/*.c | wc -l) C files; rules for corral and landlock: $(g_rules)"
-	series g 4 6 g_none g_corral g_landlock
+	series g 2 4 g_none g_corral g_landlock
 	awk '$2 ~ /^failures/ { n[$1 " " $2]++ }
 	END { for (k in n) printf "(g): %s in %d round(s): its figure is not valid\n", k, n[k] }' \
 		"$W/g.dat" >>"$NOTES"
@@ -451,7 +465,7 @@ if only g; then
 		r=$(ratio "$c" "$n") rl=$(ratio "$c" "$l")
 		if le "$r" 1.05 && le "$c" "$l"; then ok=true; else ok=false; fi
 		case $k in
-		tar) what="extract + read back /usr/share/doc" ;;
+		tar) what="extract + read back /usr/share/doc/${BENCH_DOC:-[a-h]*}" ;;
 		make) what="make -j2 of a generated C project" ;;
 		esac
 		row "(g) $what: corral / unsandboxed (corral / landlock)" \

@@ -39,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -362,13 +364,71 @@ static int count(char **pins, int n)
 	return 0;
 }
 
+static const char *err_name(int e)
+{
+	return !e ? "OK" : e == EACCES ? "EACCES" : e == ENOTTY ? "ENOTTY" :
+	       e == EMFILE ? "EMFILE" : strerror(e);
+}
+
+/*
+ * devfill PATH N: holds up to N descriptors of the device PATH at once,
+ * closes them, then opens PATH again and tries a device ioctl (TCGETS).
+ * Prints "held K (then ERR) reopen ERR ioctl ERR".  corral remembers every
+ * device opened without the ioctl right and has no hook when a file is
+ * freed: this is what must not wear that memory out.
+ */
+static int devfill(const char *path, int n)
+{
+	struct rlimit rl = { (rlim_t)n + 64, (rlim_t)n + 64 };
+	struct termios_probe { char b[64]; } t;
+	int *fds, held = 0, first_err = 0, fd, reopen = 0, ioc = 0;
+
+	/* without CAP_SYS_RESOURCE, as many as the hard limit allows */
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
+		if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+			return die("getrlimit RLIMIT_NOFILE", path);
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			return die("setrlimit RLIMIT_NOFILE", path);
+		if ((rlim_t)n + 64 > rl.rlim_max)
+			n = rl.rlim_max > 64 ? (int)rl.rlim_max - 64 : 0;
+	}
+	fds = calloc((size_t)n, sizeof(*fds));
+	if (!fds)
+		return die("calloc", path);
+	while (held < n) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			first_err = errno;
+			break;
+		}
+		fds[held++] = fd;
+	}
+	for (int i = 0; i < held; i++)
+		close(fds[i]);
+	free(fds);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		reopen = errno;
+	} else {
+		if (ioctl(fd, TCGETS, &t) < 0)
+			ioc = errno;
+		close(fd);
+	}
+	printf("held %d (then %s) reopen %s ioctl %s\n", held,
+	       first_err ? err_name(first_err) : "-", err_name(reopen),
+	       fd < 0 ? "-" : err_name(ioc));
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: openbench open MS SAMPLES PATH...\n"
 		"       openbench mkfresh DIR N | miss DIR N | mktree DIR NFILES\n"
 		"       openbench launch N CMD [ARG...]\n"
-		"       openbench marks PINDIR DIR... | count PIN...\n");
+		"       openbench marks PINDIR DIR... | count PIN...\n"
+		"       openbench devfill DEVICE N\n");
 	return 2;
 }
 
@@ -389,6 +449,8 @@ int main(int argc, char **argv)
 		return launch(atoi(argv[2]), argv + 3);
 	if (!strcmp(cmd, "marks") && argc >= 4)
 		return marks(argv[2], argv + 3, argc - 3);
+	if (!strcmp(cmd, "devfill") && argc == 4)
+		return devfill(argv[2], atoi(argv[3]));
 	if (!strcmp(cmd, "count") && argc >= 3)
 		return count(argv + 2, argc - 2);
 	return usage();

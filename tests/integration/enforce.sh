@@ -117,6 +117,39 @@ else
 		"--ro /dev/null" "ioctl /dev/null" "EACCES"
 fi
 
+# corral remembers which devices a sandboxed process opened without the
+# ioctl right, per opener, and runs nothing when a file is freed (that
+# would cost every close of every process): as many such descriptors as
+# the sandbox's fd limit allows (4096 in the guest, CAP_SYS_RESOURCE is
+# dropped) held at once, then closed, leave a new open working, with the
+# same denial.  Its memory goes with the opener's credentials: none is
+# left once it exited.
+if oracle_lacks ioctl 5; then
+	skip "ioctl: thousands of denied /dev/null descriptors held then closed leave open and denial working" "$why"
+	skip "ioctl: nothing remembered once the sandboxed process is gone" "$why"
+else
+	got=$(sandboxed corral "--ro /dev/null" "$CORRAL_HELPERS/openbench" devfill /dev/null 20000 2>&1)
+	held=${got#held }
+	held=${held%% *}
+	if [[ $got == "held "*" (then -) reopen OK ioctl EACCES" && $held =~ ^[0-9]+$ ]] && [ "$held" -ge 4000 ]; then
+		ok "ioctl: thousands of denied /dev/null descriptors held then closed leave open and denial working ($got)"
+	else
+		not_ok "ioctl: thousands of denied /dev/null descriptors held then closed leave open and denial working" \
+			"want: held 4000 or more (then -) reopen OK ioctl EACCES" "got: $got"
+	fi
+	pin=/sys/fs/bpf/corral/ioctl_denied
+	if is_oracle_corral || [ ! -e "$pin" ]; then
+		skip "ioctl: nothing remembered once the sandboxed process is gone" "not the bpf engine"
+	else
+		sleep 0.3	# earlier tests' credentials go after an RCU grace period
+		before=$("$CORRAL_HELPERS/openbench" count "$pin")
+		sandboxed corral "--ro /dev/null" "$PROBE" ioctl /dev/null + read /dev/null >/dev/null
+		sleep 0.3
+		is "$("$CORRAL_HELPERS/openbench" count "$pin")" "$before" \
+			"ioctl: nothing remembered once the sandboxed process is gone (entries: $before)"
+	fi
+fi
+
 # ---- mounts ------------------------------------------------------------------
 
 if is_root; then
