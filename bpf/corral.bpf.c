@@ -59,6 +59,7 @@
 #include "maps.h"
 #include "marks.h"
 #include "events.h"
+#include "net.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -543,8 +544,10 @@ void BPF_PROG(corral_task_free, struct task_struct *task)
 		return;
 	domain = t->domain;
 	dom = bpf_map_lookup_elem(&domains, &domain);
-	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
+	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1) {
 		bpf_map_delete_elem(&domains, &domain);
+		bpf_map_delete_elem(&net_policy, &domain);
+	}
 }
 
 /*

@@ -216,6 +216,8 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 		if (engine_bpf_add_rule(&engine, rules[i].fd, rules[i].access,
 					rules[i].path) < 0)
 			goto fail;
+	if (engine_bpf_set_network(&engine, &opts->policy) < 0)
+		goto fail;
 	if (watch->on) {
 		if (watch_open(watch, opts, engine.domain) < 0)
 			goto fail;
@@ -270,7 +272,7 @@ void launch(const struct corral_opts *opts)
 				     events_follow(watch.reader, child));
 	} else {
 		privs_drop_all();
-		if (engine_landlock_apply(rules, n) < 0)
+		if (engine_landlock_apply(rules, n, policy) < 0)
 			die("could not set up the Landlock sandbox; the command "
 			    "was not run");
 	}

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "netrule.h"
 #include "util.h"
 
 #define MAX_FILE_SIZE (256 * 1024)
@@ -38,6 +39,8 @@ enum key_kind {
 	KEY_INCLUDE,       /* another profile, read at this line */
 	KEY_RIGHTS,        /* [filesystem]: the key is a rights list */
 	KEY_SETTING,       /* [sandbox]: one word from key->words */
+	KEY_NET_MODE,      /* [network] net = all|none|rules */
+	KEY_NET_RULE,      /* [network] connect-tcp = 443, ... */
 };
 
 struct word {
@@ -75,6 +78,11 @@ static const struct key keys[] = {
 	SETTING("exec-anonymous", POLICY_EXEC_ANONYMOUS, yes_no),
 	SETTING("unix-connect", POLICY_UNIX_CONNECT, scoped_allow),
 	SETTING("require", POLICY_REQUIRE, any_bpf),
+	KEY("network", "net", KEY_NET_MODE),
+	KEY("network", "connect-tcp", KEY_NET_RULE),
+	KEY("network", "bind-tcp", KEY_NET_RULE),
+	KEY("network", "connect-udp", KEY_NET_RULE),
+	KEY("network", "bind-udp", KEY_NET_RULE),
 };
 
 static const char rights_hint[] =
@@ -196,7 +204,7 @@ static void check_section_line(struct frame *f, const char *line, size_t len)
 	f->section_reported = !known_section(name);
 	if (f->section_reported)
 		error_at(f, "unknown section [%s] (sections: [profile], "
-			 "[filesystem], [sandbox])", name);
+			 "[filesystem], [network], [sandbox])", name);
 }
 
 /*
@@ -323,6 +331,51 @@ static void on_setting(struct frame *f, const struct key *key,
 		 words_of(key->words, words, sizeof(words)));
 }
 
+static void on_net_mode(struct frame *f, const char *value)
+{
+	enum policy_net_mode mode;
+	char origin[PATH_MAX + 32];
+
+	if (netrule_mode(value, &mode) < 0) {
+		error_at(f, "bad value '%s' for net (use all, none or rules)",
+			 value);
+		return;
+	}
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	policy_set_net_mode(f->ld->policy, mode, origin);
+}
+
+struct net_add {
+	struct frame *f;
+	char origin[PATH_MAX + 32];
+};
+
+static int add_net_rule(const struct policy_net_rule *rule, void *data)
+{
+	struct net_add *a = data;
+
+	if (policy_add_net(a->f->ld->policy, rule, a->origin) < 0) {
+		error_at(a->f, "more than %d network rules (use port ranges "
+			 "or prefixes)", POLICY_MAX_NET_RULES);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static void on_net_rule(struct frame *f, const char *name, const char *value)
+{
+	struct net_add add = { .f = f };
+	char why[256];
+	int r;
+
+	snprintf(add.origin, sizeof(add.origin), "profile %s:%d", f->name,
+		 f->line);
+	r = netrule_parse_list(value, netrule_op(name), add_net_rule, &add,
+			       why, sizeof(why));
+	if (r == -EINVAL)
+		error_at(f, "%s: %s", name, why);
+}
+
 static void on_description(struct frame *f, const char *value)
 {
 	struct profile_file *pf = &f->ld->result->files[f->file];
@@ -422,7 +475,8 @@ static int on_value(void *user, const char *section, const char *name,
 	if (!known_section(section)) {
 		if (!section[0])
 			error_at(f, "'%s' is outside any section (put it under "
-				 "[profile], [filesystem] or [sandbox])", name);
+				 "[profile], [filesystem], [network] or "
+				 "[sandbox])", name);
 		else if (!f->section_reported)
 			error_at(f, "unknown section [%s]", section);
 	} else if (strlen(name) >= INIH_NAME_MAX) {
@@ -445,6 +499,12 @@ static int on_value(void *user, const char *section, const char *name,
 			break;
 		case KEY_RIGHTS:
 			on_rights(f, name, value);
+			break;
+		case KEY_NET_MODE:
+			on_net_mode(f, value);
+			break;
+		case KEY_NET_RULE:
+			on_net_rule(f, name, value);
 			break;
 		case KEY_SETTING:
 		default:
