@@ -101,7 +101,9 @@ static long net_rule_step(__u32 i, void *data)
 
 	if (i >= CORRAL_MAX_NET_RULES || i >= p->n_rules)
 		return 1;
-	r = &p->rule[i];
+	/* Keep the mask: the compiler would index with the unchecked copy. */
+	asm volatile("" : "+r"(i));
+	r = &p->rule[i & (CORRAL_MAX_NET_RULES - 1)];
 	if (!(r->ops & a->op) || a->port < r->port_lo || a->port > r->port_hi)
 		return 0;
 	if (r->family) {
