@@ -16,6 +16,10 @@
 #
 # Targets: loopback only; a dual-stack listener serves 5001-5003.
 #
+# With CORRAL_ARGS=--engine=landlock (landlock-engine.sh, on the host too)
+# corral's own Landlock engine is the one checked against the table; its
+# one warning line (addresses, UDP) is left out of the comparison.
+#
 # Usage: network-differential.sh [PATTERN]   (scenarios whose name has it)
 
 . "$(dirname "$0")/lib.sh"
@@ -103,8 +107,14 @@ run_scenario() {
 	probe_lines_v want_lines "$ops" "${want[@]}"
 	local -a opv
 	read -r -a opv <<<"$ops"
+	if is_oracle_corral && [ "$ABI" -lt 4 ]; then
+		skip "$name" "corral's Landlock engine at ABI $ABI has no network rights"
+		return
+	fi
 	# shellcheck disable=SC2086
-	got_c=$("$CORRAL" --rx "$CORRAL_HELPERS" $rules -- "$NETPROBE" "${opv[@]}" 2>&1)
+	got_c=$("$CORRAL" ${CORRAL_ARGS:-} --rx "$CORRAL_HELPERS" $rules -- \
+		"$NETPROBE" "${opv[@]}" 2>&1 |
+		grep -v '^corral: Landlock ABI [0-9]* confines TCP ports only')
 	if [ "$got_c" != "$want_lines" ]; then
 		not_ok "$name" "corral $rules:" "- expected, + got:" \
 			"$(compare_lines "$want_lines" "$got_c")"
