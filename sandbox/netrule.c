@@ -233,6 +233,60 @@ int netrule_parse(const char *text, uint8_t op, struct policy_net_rule *rule,
 	return parse_ports(port, rule, why, size);
 }
 
+size_t netrule_resolvers(const char *path, char addrs[][48], size_t max)
+{
+	FILE *f = fopen(path, "re");
+	char line[256];
+	size_t n = 0;
+
+	while (f && n < max && fgets(line, sizeof(line), f)) {
+		char word[16], addr[64];
+		uint8_t bytes[16];
+		bool v6;
+
+		if (sscanf(line, "%15s %63s", word, addr) != 2 ||
+		    strcmp(word, "nameserver"))
+			continue;
+		addr[strcspn(addr, "%")] = '\0';   /* fe80::1%eth0 */
+		v6 = strchr(addr, ':') != NULL;
+		if (inet_pton(v6 ? AF_INET6 : AF_INET, addr, bytes) != 1)
+			continue;
+		snprintf(addrs[n++], 48, v6 ? "[%s]" : "%s", addr);
+	}
+	if (f)
+		fclose(f);
+	if (!n && max >= 2) {
+		/* glibc's default when none is listed */
+		snprintf(addrs[n++], 48, "127.0.0.1");
+		snprintf(addrs[n++], 48, "[::1]");
+	}
+	return n;
+}
+
+/* "resolvers:53": one rule per nameserver of /etc/resolv.conf. */
+static int parse_resolvers(const char *port, uint8_t op,
+			   int (*add)(const struct policy_net_rule *rule,
+				      void *data),
+			   void *data, char *why, size_t size)
+{
+	char addrs[NETRULE_MAX_RESOLVERS][48], item[200];
+	size_t n = netrule_resolvers("/etc/resolv.conf", addrs,
+				     NETRULE_MAX_RESOLVERS);
+
+	for (size_t i = 0; i < n; i++) {
+		struct policy_net_rule rule;
+		int r;
+
+		snprintf(item, sizeof(item), "%s:%s", addrs[i], port);
+		if (netrule_parse(item, op, &rule, why, size) < 0)
+			return -EINVAL;
+		r = add(&rule, data);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int netrule_parse_list(const char *text, uint8_t op,
 		       int (*add)(const struct policy_net_rule *rule,
 				  void *data),
@@ -254,6 +308,15 @@ int netrule_parse_list(const char *text, uint8_t op,
 		}
 		memcpy(item, p, len);
 		item[len] = '\0';
+		if (!strncmp(item, "resolvers:", 10)) {
+			r = parse_resolvers(item + 10, op, add, data, why,
+					    size);
+			if (r < 0)
+				return r;
+			any = true;
+			p += len;
+			continue;
+		}
 		if (netrule_parse(item, op, &rule, why, size) < 0)
 			return -EINVAL;
 		r = add(&rule, data);

@@ -13,6 +13,10 @@
  *   [fd00::/8]:443      an IPv6 prefix
  *   [::ffff:1.2.3.4]:80 an IPv4-mapped address: the same as 1.2.3.4:80
  *
+ *   resolvers:53        each nameserver of /etc/resolv.conf (glibc's
+ *                       127.0.0.1 and ::1 when it lists none), read when
+ *                       the profile is
+ *
  * A value may hold several, separated by commas or blanks.
  */
 #ifndef CORRAL_NETRULE_H
@@ -44,6 +48,16 @@ int netrule_parse_list(const char *text, uint8_t op,
 		       int (*add)(const struct policy_net_rule *rule,
 				  void *data),
 		       void *data, char *why, size_t size);
+
+/* Nameservers glibc uses at most (MAXNS). */
+#define NETRULE_MAX_RESOLVERS 3
+
+/*
+ * The nameservers listed in the resolv.conf at @path, as rule addresses
+ * ("10.0.0.53", "[fd00::53]"), at most @max; glibc's defaults 127.0.0.1
+ * and [::1] when it lists none or cannot be read.  Returns how many.
+ */
+size_t netrule_resolvers(const char *path, char addrs[][48], size_t max);
 
 /* "all", "none", "rules" <-> enum policy_net_mode; -EINVAL if unknown. */
 int netrule_mode(const char *word, enum policy_net_mode *mode);

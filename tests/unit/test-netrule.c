@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "expand.h"
@@ -125,6 +126,33 @@ static void test_address_bytes(void)
 	netrule_parse("[fd00::/8]:1", CORRAL_NET_BIND_UDP, &r, why,
 		      sizeof(why));
 	TAP_OK(!memcmp(r.addr, v6, 16), "an IPv6 prefix is stored whole");
+}
+
+static void test_resolvers(void)
+{
+	char path[] = "/tmp/test-netrule-resolv.XXXXXX", addrs[3][48];
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	size_t n;
+
+	if (!f) {
+		TAP_OK(0, "mkstemp %s", path);
+		return;
+	}
+	fputs("# comment\nsearch example.org\nnameserver 10.0.0.53\n"
+	      "nameserver fe80::1%eth0\nnameserver bogus\n"
+	      "nameserver 192.168.1.1\nnameserver 9.9.9.9\n", f);
+	fclose(f);
+	n = netrule_resolvers(path, addrs, 3);
+	TAP_OK(n == 3 && !strcmp(addrs[0], "10.0.0.53") &&
+	       !strcmp(addrs[1], "[fe80::1]") &&
+	       !strcmp(addrs[2], "192.168.1.1"),
+	       "resolvers: the first three valid nameservers, zone ids cut");
+	unlink(path);
+	n = netrule_resolvers(path, addrs, 3);
+	TAP_OK(n == 2 && !strcmp(addrs[0], "127.0.0.1") &&
+	       !strcmp(addrs[1], "[::1]"),
+	       "resolvers: glibc's defaults when resolv.conf lists none");
 }
 
 struct parsed {
@@ -300,6 +328,7 @@ int main(void)
 	vars_fill_defaults(&vars);
 	test_parse();
 	test_address_bytes();
+	test_resolvers();
 	test_profile();
 	test_too_many();
 	test_flags();
