@@ -80,6 +80,7 @@ struct cred;
 
 struct sock_common {
 	unsigned short skc_family;
+	__u16 skc_num;          /* local port, host order; 0: unbound */
 };
 
 struct sock {

@@ -22,7 +22,8 @@
  *     it as AF_INET) and is EAFNOSUPPORT otherwise; sendmsg of an IPv4 UDP
  *     socket sends to the address given (judged), of an IPv6 socket to
  *     the connected peer (judged at connect).
- *   - bind to port 0 (an ephemeral port) needs a rule allowing port 0.
+ *   - bind to port 0 (an ephemeral port) needs a rule allowing port 0,
+ *     and so does listen(2) on an unbound TCP socket, which binds one.
  *   - a missing policy entry denies (fail closed).
  */
 #ifndef CORRAL_NET_H
@@ -214,47 +215,89 @@ static __always_inline int read_addr(const void *uaddr, int len,
 	return 0;
 }
 
-static __always_inline int judge_addr(struct socket *sock,
+/* The socket a hook is about, in a network-confined task. */
+struct net_sock {
+	struct corral_task *t;
+	enum sock_kind kind;
+	int family, type, protocol;
+};
+
+/* 1: judge it; 0: not ours (no confinement, not IP); <0: refuse. */
+static __always_inline int net_sock(struct socket *sock, struct net_sock *s)
+{
+	s->t = net_task();
+	if (!s->t)
+		return 0;
+	s->kind = sock_kind(sock, &s->family, &s->type, &s->protocol);
+	if (s->kind == SOCK_NOT_IP)
+		return 0;
+	if (s->kind == SOCK_OTHER_IP)   /* made before the sandbox */
+		return report_net(s->t, NULL, CORRAL_HOOK_SOCKET, s->family,
+				  s->type, s->protocol, -EACCES);
+	return 1;
+}
+
+static __always_inline int judge_addr(const struct net_sock *s,
 				      const void *uaddr, int len,
 				      enum net_call call)
 {
-	struct corral_task *t = net_task();
 	struct net_access a = {};
-	enum sock_kind kind;
-	int family, type, protocol, r;
+	int r = read_addr(uaddr, len, s->family, call, &a);
 
-	if (!t)
-		return 0;
-	kind = sock_kind(sock, &family, &type, &protocol);
-	if (kind == SOCK_NOT_IP)
-		return 0;
-	if (kind == SOCK_OTHER_IP)   /* made before the sandbox, inherited */
-		return report_net(t, NULL, CORRAL_HOOK_SOCKET, family, type,
-				  protocol, -EACCES);
-	r = read_addr(uaddr, len, family, call, &a);
 	if (r)
 		return r < 0 ? r : 0;
-	if (kind == SOCK_TCP)
+	if (s->kind == SOCK_TCP)
 		a.op = call == NET_BIND ? CORRAL_NET_BIND_TCP
 					: CORRAL_NET_CONNECT_TCP;
 	else
 		a.op = call == NET_BIND ? CORRAL_NET_BIND_UDP
 					: CORRAL_NET_CONNECT_UDP;
-	return check_net(t, &a, family, type, protocol);
+	return check_net(s->t, &a, s->family, s->type, s->protocol);
+}
+
+static __always_inline int judge_sock(struct socket *sock, const void *uaddr,
+				      int len, enum net_call call)
+{
+	struct net_sock s;
+	int r = net_sock(sock, &s);
+
+	return r <= 0 ? r : judge_addr(&s, uaddr, len, call);
 }
 
 SEC("lsm/socket_bind")
 int BPF_PROG(corral_socket_bind, struct socket *sock, void *address,
 	     int addrlen, int ret)
 {
-	return ret ? ret : judge_addr(sock, address, addrlen, NET_BIND);
+	return ret ? ret : judge_sock(sock, address, addrlen, NET_BIND);
 }
 
 SEC("lsm/socket_connect")
 int BPF_PROG(corral_socket_connect, struct socket *sock, void *address,
 	     int addrlen, int ret)
 {
-	return ret ? ret : judge_addr(sock, address, addrlen, NET_CONNECT);
+	return ret ? ret : judge_sock(sock, address, addrlen, NET_CONNECT);
+}
+
+/*
+ * listen(2) on a TCP socket never bound binds an ephemeral port on every
+ * address: judged as bind-tcp to port 0, as an explicit bind would be.
+ */
+SEC("lsm/socket_listen")
+int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
+{
+	struct net_access a = { .op = CORRAL_NET_BIND_TCP };
+	struct net_sock s;
+	int r;
+
+	if (ret)
+		return ret;
+	r = net_sock(sock, &s);
+	if (r <= 0 || s.kind != SOCK_TCP)
+		return r;
+	if (BPF_CORE_READ(sock, sk, __sk_common.skc_num))
+		return 0;       /* bound: judged at bind */
+	a.family = s.family == AF_INET6 ? 6 : 4;
+	return check_net(s.t, &a, s.family, s.type, s.protocol);
 }
 
 /*
@@ -266,29 +309,22 @@ SEC("lsm/socket_sendmsg")
 int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	     int size, int ret)
 {
-	struct corral_task *t;
+	struct net_sock s;
 	void *name;
-	int family, type, protocol;
-	enum sock_kind kind;
+	int r;
 
 	if (ret)
 		return ret;
-	t = net_task();
-	if (!t)
-		return 0;
-	kind = sock_kind(sock, &family, &type, &protocol);
-	if (kind == SOCK_NOT_IP)
-		return 0;
-	if (kind == SOCK_OTHER_IP)
-		return report_net(t, NULL, CORRAL_HOOK_SOCKET, family, type,
-				  protocol, -EACCES);
+	r = net_sock(sock, &s);
+	if (r <= 0)
+		return r;
 	name = BPF_CORE_READ(msg, msg_name);
 	if (!name)
 		return 0;
-	if (kind == SOCK_TCP && !(BPF_CORE_READ(msg, msg_flags) & MSG_FASTOPEN))
+	if (s.kind == SOCK_TCP &&
+	    !(BPF_CORE_READ(msg, msg_flags) & MSG_FASTOPEN))
 		return 0;       /* TCP ignores the address once connected */
-	return judge_addr(sock, name, BPF_CORE_READ(msg, msg_namelen),
-			  NET_SEND);
+	return judge_addr(&s, name, BPF_CORE_READ(msg, msg_namelen), NET_SEND);
 }
 
 /*

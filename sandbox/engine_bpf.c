@@ -225,18 +225,19 @@ static void net_rule_to_abi(const struct policy_net_rule *in,
 int engine_bpf_set_network(struct bpf_engine *e, const struct policy *policy)
 {
 	enum policy_net_mode mode = policy_net_mode(policy);
-	static struct corral_net_policy net;
+	_cleanup_free_ struct corral_net_policy *net = NULL;
 
 	if (mode == POLICY_NET_ALL && !e->audit)
 		return 0;
-	memset(&net, 0, sizeof(net));
+	net = xcalloc(1, sizeof(*net));
+	/* net = none, and learn's audit of net = all: no rule matches */
 	if (mode == POLICY_NET_RULES) {
 		for (size_t i = 0; i < policy->n_net &&
 		     i < CORRAL_MAX_NET_RULES; i++)
-			net_rule_to_abi(&policy->net[i], &net.rule[i]);
-		net.n_rules = (__u32)policy->n_net;
+			net_rule_to_abi(&policy->net[i], &net->rule[i]);
+		net->n_rules = (__u32)policy->n_net;
 	}
-	if (bpf_map_update_elem(e->net_policy, &e->domain, &net,
+	if (bpf_map_update_elem(e->net_policy, &e->domain, net,
 				BPF_NOEXIST) < 0)
 		return error_errno(errno, "writing the network rules to "
 				   CORRAL_PIN_DIR "/net_policy");

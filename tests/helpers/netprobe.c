@@ -25,7 +25,11 @@
  *   uring-connect ADDR PORT  TCP connect submitted through io_uring
  *   fork-connect ADDR PORT   a forked child connects; its result
  *   exec-connect ADDR PORT   a child execs netprobe connect-tcp; its result
+ *   listen                   listen(2) on an unbound IPv4 TCP socket (the
+ *                            kernel binds an ephemeral port)
  *   raw | packet | sctp | ping   make such a socket
+ *   bench ADDR PORT N        N x (socket, connect, close); prints
+ *                            "connect NS", the mean per round, and exits
  *   serve PORT...            listen on [::]:PORT (dual stack) for each and
  *                            accept forever; prints "serving" once ready
  *
@@ -45,6 +49,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef IPPROTO_MPTCP
@@ -305,6 +310,35 @@ static int make_socket(int family, int type, int proto)
 	return 0;
 }
 
+static int bench(char **a)
+{
+	struct sockaddr_storage ss;
+	struct timespec t0, t1;
+	socklen_t len;
+	long n = atol(a[2]);
+
+	if (!sockaddr_of(a[0], a[1], &ss, &len) || n <= 0)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; i < n; i++) {
+		int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		/* close with RST: no TIME_WAIT to use up the ephemeral ports */
+		struct linger rst = { .l_onoff = 1, .l_linger = 0 };
+
+		if (fd < 0 || connect(fd, (struct sockaddr *)&ss, len) < 0 ||
+		    setsockopt(fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst))) {
+			perror("netprobe bench");
+			return 1;
+		}
+		close(fd);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("connect %lld\n", ((t1.tv_sec - t0.tv_sec) * 1000000000LL +
+				  (t1.tv_nsec - t0.tv_nsec)) / n);
+	return 0;
+}
+
 static void serve(int argc, char **argv)
 {
 	struct pollfd fds[16];
@@ -411,6 +445,14 @@ static int run_op(char **argv, int argc, int *result)
 		NEED(2); *result = exec_connect(a);
 		return 3;
 	}
+	if (!strcmp(op, "listen")) {
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		*result = fd < 0 ? err() : listen(fd, 1) < 0 ? err() : 0;
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
 	if (!strcmp(op, "raw")) {
 		*result = make_socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
 		return 1;
@@ -435,6 +477,8 @@ int main(int argc, char **argv)
 {
 	int i = 1, status_mode = 0, last = 0;
 
+	if (argc == 5 && !strcmp(argv[1], "bench"))
+		return bench(argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "serve")) {
 		serve(argc - 2, argv + 2);
 		return 0;

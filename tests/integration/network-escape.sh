@@ -84,6 +84,13 @@ attack "connect through a forked child and an exec'd child (none is unsandboxed)
 	"fork-connect $L 5002 + exec-connect $L 5002" \
 	"EACCES EACCES"
 
+attack "listen on an unbound socket (the kernel binds an ephemeral port)" \
+	"listen" \
+	"EACCES"
+
+expect_net corral "with bind-tcp 0, listen on an unbound socket is allowed" \
+	"$RULES --bind-tcp 0" "listen + bind-tcp $L 0" "OK OK"
+
 attack "re-binding after close: the allowed port again, then another" \
 	"bind-tcp $L 7000 + bind-tcp $L 7000 + bind-tcp $L 7001 + bind-tcp 0.0.0.0 7000" \
 	"OK OK EACCES EACCES"
