@@ -292,8 +292,10 @@ int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
 	if (ret)
 		return ret;
 	r = net_sock(sock, &s);
-	if (r <= 0 || s.kind != SOCK_TCP)
+	if (r <= 0)
 		return r;
+	if (s.kind != SOCK_TCP)
+		return 0;       /* UDP has no listen(2): the kernel refuses */
 	if (BPF_CORE_READ(sock, sk, __sk_common.skc_num))
 		return 0;       /* bound: judged at bind */
 	a.family = s.family == AF_INET6 ? 6 : 4;
