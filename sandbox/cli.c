@@ -119,41 +119,21 @@ static int add_allow(struct policy *policy, const char *arg)
 	return 0;
 }
 
-struct cli_net_add {
-	struct policy *policy;
-	const char *flag;
-	char origin[64];
-};
-
-static int cli_add_net(const struct policy_net_rule *rule, void *data)
-{
-	struct cli_net_add *a = data;
-
-	if (policy_add_net(a->policy, rule, a->origin) < 0) {
-		warn_msg("--%s: more than %d network rules (use port ranges "
-			 "or prefixes)", a->flag, POLICY_MAX_NET_RULES);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
 static int add_net(struct policy *policy, int opt, const char *arg)
 {
 	static const char *const flags[] = {
 		"connect-tcp", "bind-tcp", "connect-udp", "bind-udp",
 	};
-	struct cli_net_add add = { .policy = policy };
-	char why[256];
-	int r;
+	const char *flag = flags[opt - OPT_CONNECT_TCP];
+	char origin[64], why[256];
 
-	add.flag = flags[opt - OPT_CONNECT_TCP];
-	snprintf(add.origin, sizeof(add.origin), "--%s on the command line",
-		 add.flag);
-	r = netrule_parse_list(arg, netrule_op(add.flag), cli_add_net, &add,
-			       why, sizeof(why));
-	if (r == -EINVAL)
-		warn_msg("--%s %s: %s", add.flag, arg, why);
-	return r < 0 ? -EINVAL : 0;
+	snprintf(origin, sizeof(origin), "--%s on the command line", flag);
+	if (netrule_add_list(policy, netrule_op(flag), arg, origin, why,
+			     sizeof(why)) < 0) {
+		warn_msg("--%s %s: %s", flag, arg, why);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int set_net_mode(struct policy *policy, const char *arg)

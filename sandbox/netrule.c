@@ -332,6 +332,30 @@ int netrule_parse_list(const char *text, uint8_t op,
 	return 0;
 }
 
+struct add_ctx {
+	struct policy *policy;
+	const char *origin;
+};
+
+static int add_one(const struct policy_net_rule *rule, void *data)
+{
+	struct add_ctx *c = data;
+
+	return policy_add_net(c->policy, rule, c->origin);
+}
+
+int netrule_add_list(struct policy *policy, uint8_t op, const char *text,
+		     const char *origin, char *why, size_t size)
+{
+	struct add_ctx c = { policy, origin };
+	int r = netrule_parse_list(text, op, add_one, &c, why, size);
+
+	if (r == -ENOSPC)
+		snprintf(why, size, "more than %d network rules (use port "
+			 "ranges or prefixes)", POLICY_MAX_NET_RULES);
+	return r;
+}
+
 char *netrule_format_addr(int family, const uint8_t addr[16], uint16_t port,
 			  char *buf, size_t size)
 {

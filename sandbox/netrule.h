@@ -59,6 +59,14 @@ int netrule_parse_list(const char *text, uint8_t op,
  */
 size_t netrule_resolvers(const char *path, char addrs[][48], size_t max);
 
+/*
+ * netrule_parse_list() into @policy, each rule with @origin.  Returns 0,
+ * or -EINVAL (a bad rule) or -ENOSPC (past POLICY_MAX_NET_RULES) with
+ * @why filled.
+ */
+int netrule_add_list(struct policy *policy, uint8_t op, const char *text,
+		     const char *origin, char *why, size_t size);
+
 /* "all", "none", "rules" <-> enum policy_net_mode; -EINVAL if unknown. */
 int netrule_mode(const char *word, enum policy_net_mode *mode);
 const char *netrule_mode_name(enum policy_net_mode mode);

@@ -345,34 +345,13 @@ static void on_net_mode(struct frame *f, const char *value)
 	policy_set_net_mode(f->ld->policy, mode, origin);
 }
 
-struct net_add {
-	struct frame *f;
-	char origin[PATH_MAX + 32];
-};
-
-static int add_net_rule(const struct policy_net_rule *rule, void *data)
-{
-	struct net_add *a = data;
-
-	if (policy_add_net(a->f->ld->policy, rule, a->origin) < 0) {
-		error_at(a->f, "more than %d network rules (use port ranges "
-			 "or prefixes)", POLICY_MAX_NET_RULES);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
 static void on_net_rule(struct frame *f, const char *name, const char *value)
 {
-	struct net_add add = { .f = f };
-	char why[256];
-	int r;
+	char origin[PATH_MAX + 32], why[256];
 
-	snprintf(add.origin, sizeof(add.origin), "profile %s:%d", f->name,
-		 f->line);
-	r = netrule_parse_list(value, netrule_op(name), add_net_rule, &add,
-			       why, sizeof(why));
-	if (r == -EINVAL)
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	if (netrule_add_list(f->ld->policy, netrule_op(name), value, origin,
+			     why, sizeof(why)) < 0)
 		error_at(f, "%s: %s", name, why);
 }
 

@@ -256,8 +256,8 @@ static void test_too_many(void)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text),
 			 "connect-tcp = %d\n", i + 1);
 	p = parse_text(text);
-	snprintf(want, sizeof(want), "t.profile:%d: more than %d network "
-		 "rules (use port ranges or prefixes)",
+	snprintf(want, sizeof(want), "t.profile:%d: connect-tcp: more than "
+		 "%d network rules (use port ranges or prefixes)",
 		 POLICY_MAX_NET_RULES + 2, POLICY_MAX_NET_RULES);
 	TAP_OK(p.r == -EINVAL && p.result.n_errors &&
 	       !strcmp(p.result.errors[0], want),
