@@ -348,13 +348,14 @@ static void serve(int argc, char **argv)
 		struct sockaddr_in6 in6 = { .sin6_family = AF_INET6,
 			.sin6_port = htons((uint16_t)atoi(argv[i])),
 			.sin6_addr = IN6ADDR_ANY_INIT };
-		int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC |
+				SOCK_NONBLOCK, 0);
 
 		if (fd < 0 ||
 		    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, 4) < 0 ||
 		    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, 4) < 0 ||
 		    bind(fd, (struct sockaddr *)&in6, sizeof(in6)) < 0 ||
-		    listen(fd, 64) < 0) {
+		    listen(fd, 4096) < 0) {
 			perror("netprobe serve");
 			exit(1);
 		}
@@ -370,8 +371,9 @@ static void serve(int argc, char **argv)
 
 			if (!(fds[i].revents & POLLIN))
 				continue;
-			c = accept4(fds[i].fd, NULL, NULL, SOCK_CLOEXEC);
-			if (c >= 0)
+			/* drain the queue: a full backlog drops SYNs */
+			while ((c = accept4(fds[i].fd, NULL, NULL,
+					    SOCK_CLOEXEC)) >= 0)
 				close(c);
 		}
 	}
