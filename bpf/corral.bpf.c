@@ -61,6 +61,7 @@
 #include "maps.h"
 #include "marks.h"
 #include "events.h"
+#include "net.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -602,6 +603,7 @@ static __always_inline void domain_died(__u64 domain)
 	if (n)
 		bpf_loop(*n, drop_rule, &domain, 0);
 	bpf_map_delete_elem(&domain_nrules, &domain);
+	bpf_map_delete_elem(&net_policy, &domain);
 }
 
 SEC("lsm/task_free")

@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 3
+#define CORRAL_ABI_VERSION 4
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -111,6 +111,52 @@ struct corral_task {
 #define CORRAL_TASK_EXEC_ANON  (1u << 2)
 /* unix-connect = allow: unix sockets are not scoped or path-checked. */
 #define CORRAL_TASK_UNIX_ANY   (1u << 3)
+/* net = rules|none: IP sockets judged by the domain's entry in "net_policy".
+ * Without it the network hooks return after the task lookup. */
+#define CORRAL_TASK_NET        (1u << 4)
+
+/*
+ * Network rules: hash map "net_policy", key __u64 domain id, value struct
+ * corral_net_policy, written once by the launcher before it enters the
+ * domain and deleted with the domain.  A domain with CORRAL_TASK_NET and no
+ * entry is denied every IP bind, connect and send (fail closed).
+ *
+ * An access {op, address, port} is allowed iff some rule has the op bit,
+ * the port within [port_lo, port_hi] and, unless family is 0 (any
+ * address), the same family and (address & mask) == addr.  IPv4-mapped
+ * IPv6 addresses (::ffff:a.b.c.d) are judged as the IPv4 address.
+ *
+ * Example: `connect-tcp = 127.0.0.0/8:5432` becomes
+ *   { .addr = { 0x0000007f }, .mask = { 0x000000ff }, .port_lo = 5432,
+ *     .port_hi = 5432, .ops = CORRAL_NET_CONNECT_TCP, .family = 4 }
+ * and `bind-udp = 0` (any address, an ephemeral port) becomes
+ *   { .ops = CORRAL_NET_BIND_UDP, .family = 0, .port_lo = 0, .port_hi = 0 }
+ */
+enum corral_net_op {
+	CORRAL_NET_CONNECT_TCP = 1u << 0, /* connect(2), TCP fast open */
+	CORRAL_NET_BIND_TCP    = 1u << 1, /* bind(2) of a TCP socket */
+	CORRAL_NET_CONNECT_UDP = 1u << 2, /* connect(2), sendto/sendmsg to */
+	CORRAL_NET_BIND_UDP    = 1u << 3, /* bind(2) of a UDP socket */
+};
+
+#define CORRAL_NET_ALL 0xfu
+#define CORRAL_MAX_NET_RULES 64
+
+struct corral_net_rule {
+	__u32 addr[4];    /* network byte order; IPv4 in addr[0] */
+	__u32 mask[4];    /* network byte order; prefix bits set */
+	__u16 port_lo;    /* host byte order, inclusive */
+	__u16 port_hi;
+	__u8 ops;         /* enum corral_net_op bits */
+	__u8 family;      /* 0 any address, 4 IPv4, 6 IPv6 */
+	__u16 reserved;   /* 0 */
+};
+
+struct corral_net_policy {
+	__u32 n_rules;    /* valid entries in rule; 0 = net = none */
+	__u32 reserved;
+	struct corral_net_rule rule[CORRAL_MAX_NET_RULES];
+};
 
 /*
  * Ring buffer "events": one struct corral_event per denial (or, in an
@@ -136,12 +182,31 @@ enum corral_hook {
 	CORRAL_HOOK_SIGNAL,     /* kill(2) and friends */
 	CORRAL_HOOK_CONNECT,    /* unix socket connect or send */
 	CORRAL_HOOK_BPF,        /* bpf(2) */
-	CORRAL_HOOK_MAX = CORRAL_HOOK_BPF,
+	CORRAL_HOOK_NET,        /* IP bind/connect/send: access = op bit */
+	CORRAL_HOOK_SOCKET,     /* a raw, packet, SCTP... socket refused */
+	CORRAL_HOOK_MAX = CORRAL_HOOK_SOCKET,
 };
 
 #define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */
 #define CORRAL_EVENT_NAME_LEN 64  /* bytes per component, NUL included */
 #define CORRAL_EVENT_TRUNCATED (1u << 0)  /* more components above */
+
+/*
+ * CORRAL_HOOK_NET and CORRAL_HOOK_SOCKET events carry this instead of
+ * names.  Example: curl connecting to 93.184.216.34:80 gives
+ *   { .family = 4, .port = 80, .addr = { 93, 184, 216, 34 } }
+ * with .access = CORRAL_NET_CONNECT_TCP; a refused socket(2) gives
+ *   { .family = 0, .socket_family = 17 (AF_PACKET), .socket_type = 3, ... }
+ */
+struct corral_event_net {
+	__u8 family;        /* 4, 6 (mapped addresses as 4), 0 for sockets */
+	__u8 reserved;
+	__u16 port;         /* host byte order */
+	__u16 socket_family; /* AF_* of the socket */
+	__u16 socket_type;  /* SOCK_* */
+	__u32 protocol;     /* IPPROTO_* asked for */
+	__u8 addr[16];
+};
 
 struct corral_event {
 	__u64 domain;
@@ -153,7 +218,10 @@ struct corral_event {
 	__u32 n_names;      /* valid entries in names */
 	__u32 flags;        /* CORRAL_EVENT_* */
 	char comm[16];
-	char names[CORRAL_EVENT_NAMES][CORRAL_EVENT_NAME_LEN];
+	union {
+		char names[CORRAL_EVENT_NAMES][CORRAL_EVENT_NAME_LEN];
+		struct corral_event_net net;  /* CORRAL_HOOK_NET, _SOCKET */
+	};
 };
 
 /* Size of the "events" ring buffer: a power of two, in bytes. */
@@ -204,6 +272,12 @@ _Static_assert(sizeof(struct corral_task) == 16, "task layout");
 _Static_assert(sizeof(struct corral_register) == 16, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
+_Static_assert(sizeof(struct corral_net_rule) == 40, "net rule layout");
+_Static_assert(sizeof(struct corral_net_policy) ==
+	       8 + 40 * CORRAL_MAX_NET_RULES, "net policy layout");
+_Static_assert(sizeof(struct corral_event_net) == 28, "net event layout");
+_Static_assert(CORRAL_NET_ALL == ((CORRAL_NET_BIND_UDP << 1) - 1),
+	       "CORRAL_NET_ALL covers every op");
 _Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_IOCTL << 1) - 1),
 	       "CORRAL_ACCESS_ALL covers every right");
 #endif

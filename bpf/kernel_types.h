@@ -81,14 +81,23 @@ struct file {
 
 struct sock_common {
 	unsigned short skc_family;
+	__u16 skc_num;          /* local port, host order; 0: unbound */
 };
 
 struct sock {
 	struct sock_common __sk_common;
+	__u16 sk_protocol;
 };
 
 struct socket {
+	short type;
 	struct sock *sk;
+};
+
+struct msghdr {
+	void *msg_name;
+	int msg_namelen;
+	unsigned int msg_flags;
 };
 
 struct sockaddr_un {
@@ -128,7 +137,20 @@ struct task_struct {
 #define SB_NOUSER    (1UL << 31) /* internal mounts: pipes, sockets, anon */
 #define S_PRIVATE    (1 << 9)    /* inode->i_flags: fs-internal inode */
 #define RENAME_EXCHANGE (1 << 1)
-#define AF_UNIX 1
+#define AF_UNSPEC  0
+#define AF_UNIX    1
+#define AF_INET    2
+#define AF_INET6   10
+#define AF_NETLINK 16
+#define AF_PACKET  17
+#define AF_ALG     38
+#define SOCK_STREAM 1
+#define SOCK_DGRAM  2
+#define SOCK_TYPE_MASK 0xf
+#define IPPROTO_TCP   6
+#define IPPROTO_UDP   17
+#define IPPROTO_MPTCP 262
+#define MSG_FASTOPEN  0x20000000
 
 #define EPERM   1
 #define ENOENT  2
@@ -136,5 +158,7 @@ struct task_struct {
 #define EACCES  13
 #define EXDEV   18
 #define ENOSPC  28
+#define EINVAL  22
+#define EAFNOSUPPORT 97
 
 #endif /* CORRAL_KERNEL_TYPES_H */

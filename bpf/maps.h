@@ -102,6 +102,19 @@ struct {
 	__type(value, __u64);
 } unix_owner SEC(".maps");
 
+/*
+ * domain id -> struct corral_net_policy: the network rules of a domain
+ * whose tasks carry CORRAL_TASK_NET.  Written by the launcher, deleted
+ * when the domain's last task goes (task_free).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, CORRAL_MAX_DOMAINS);
+	__type(key, __u64);
+	__type(value, struct corral_net_policy);
+} net_policy SEC(".maps");
+
 /* [0] -> struct corral_info, written by `corral setup` after load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

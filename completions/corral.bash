@@ -47,7 +47,9 @@ _corral()
 	local -i i cword=COMP_CWORD
 	local sub= word
 	local options='--ro --rx --rw --rwx --allow --profile --print-profile
+		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
 		--engine= --log --debug --help --version'
+	local net_modes='all none rules'
 	local subcommands='setup status teardown profiles check learn'
 	local engines='auto bpf landlock'
 	local rights='read readdir write exec truncate create remove refer
@@ -85,6 +87,8 @@ _corral()
 		case $opt in
 		--engine)
 			COMPREPLY=($(compgen -P "$prefix" -W "$engines" -- "$value")) ;;
+		--net)
+			COMPREPLY=($(compgen -P "$prefix" -W "$net_modes" -- "$value")) ;;
 		--print-profile|--profile|--base)
 			COMPREPLY=($(compgen -P "$prefix" \
 				-W "$(_corral_profiles)" -- "$value")) ;;
@@ -105,6 +109,8 @@ _corral()
 	--engine)
 		COMPREPLY=($(compgen -W "$engines" -- "$cur"))
 		return 0 ;;
+	--connect-tcp|--bind-tcp|--connect-udp|--bind-udp)
+		return 0 ;;	# a port or ADDR:PORT: nothing to offer
 	--allow)
 		if [[ $cur == *:* ]]; then
 			_corral_files "${cur#*:}"

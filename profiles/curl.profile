@@ -15,3 +15,6 @@ include = network
 rw = ${CWD}
 ro = -${HOME}/.curlrc
      -${XDG_CONFIG_HOME}/curlrc
+
+[network]
+connect-tcp = 443, 80          ; HTTPS and HTTP; other ports need --connect-tcp PORT

@@ -27,3 +27,6 @@ ro = -${HOME}/.gitconfig
      -${XDG_CONFIG_HOME}/git     ; config, ignore, attributes
      -/etc/gitconfig
      -/etc/gitattributes
+
+[network]
+connect-tcp = 443, 80, 22, 9418 ; https, http, ssh and git:// remotes

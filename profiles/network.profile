@@ -1,14 +1,17 @@
 # network.profile - what a network client reads to find and trust servers.
 #
 # Included by the profiles of programs that talk to the network (curl,
-# wget, git, pip, npm, ssh).  It grants no network access itself: corral
-# does not confine sockets yet, so a sandboxed program can connect
-# wherever the host can.  What it grants is read access to the resolver's
-# configuration and to the CA certificates, which every TLS client needs.
+# wget, git, pip, npm, ssh).  It grants read access to the resolver's
+# configuration and to the CA certificates, which every TLS client needs,
+# and DNS (port 53, UDP and TCP) to the nameservers /etc/resolv.conf lists
+# when the profile is read, and nowhere else.  Its first network rule
+# confines the network: each profile including it adds the ports its
+# program needs (443 and 80, 22), and everything else is refused.
 #
 # Adapt: a system resolver reached through a socket (systemd-resolved's
 # nss-resolve, nscd) needs that socket too; plain DNS through
-# /etc/resolv.conf needs nothing more.
+# /etc/resolv.conf needs nothing more.  `--net=all` on the command line
+# lifts the network rules for one run.
 
 [profile]
 description = name resolution and TLS trust anchors for network clients (include it)
@@ -24,3 +27,7 @@ ro = -/etc/hosts
      -/etc/ssl/certs             ; ca-certificates.crt and the hashed links
      -/etc/ca-certificates
      -/etc/pki                   ; other distributions keep CAs here
+
+[network]
+connect-udp = resolvers:53       ; DNS to the nameservers of /etc/resolv.conf
+connect-tcp = resolvers:53       ; DNS over TCP (large answers)

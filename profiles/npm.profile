@@ -26,3 +26,6 @@ ro = -${HOME}/.npmrc
      -/etc/npmrc
      -${XDG_CONFIG_HOME}/npm
      -${HOME}/.gitconfig         ; for dependencies fetched with git
+
+[network]
+connect-tcp = 443, 80          ; the registry (HTTPS); HTTP for old tarball URLs

@@ -26,3 +26,6 @@ ro = -${XDG_CONFIG_HOME}/pip     ; pip.conf
      -${HOME}/.pip
      -/etc/pip.conf
      -/etc/xdg/pip
+
+[network]
+connect-tcp = 443, 80          ; the index (HTTPS); HTTP for old mirrors

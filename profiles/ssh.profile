@@ -60,3 +60,6 @@ rw = -${XDG_RUNTIME_DIR}/gcr/ssh
      -${XDG_RUNTIME_DIR}/keyring/ssh
      -${XDG_RUNTIME_DIR}/openssh_agent
      -${XDG_RUNTIME_DIR}/ssh-agent.socket
+
+[network]
+connect-tcp = 22               ; sshd; a host on another port needs --connect-tcp PORT

@@ -15,3 +15,6 @@ rw = ${CWD}
      -${HOME}/.wget-hsts         ; HSTS cache: create it (touch) to keep one
 ro = -/etc/wgetrc
      -${HOME}/.wgetrc
+
+[network]
+connect-tcp = 443, 80          ; HTTPS and HTTP; other ports need --connect-tcp PORT

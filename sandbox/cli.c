@@ -9,12 +9,14 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "netrule.h"
 #include "util.h"
 
 enum {
 	OPT_RO = 0x100, OPT_RX, OPT_RW, OPT_RWX, OPT_ALLOW, OPT_ENGINE,
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
-	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE,
+	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
+	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
 };
 
 static const struct option long_options[] = {
@@ -33,6 +35,11 @@ static const struct option long_options[] = {
 	{ "log",     optional_argument, NULL, OPT_LOG },
 	{ "output",  required_argument, NULL, OPT_OUTPUT },
 	{ "base",    required_argument, NULL, OPT_BASE },
+	{ "net",     required_argument, NULL, OPT_NET },
+	{ "connect-tcp", required_argument, NULL, OPT_CONNECT_TCP },
+	{ "bind-tcp", required_argument, NULL, OPT_BIND_TCP },
+	{ "connect-udp", required_argument, NULL, OPT_CONNECT_UDP },
+	{ "bind-udp", required_argument, NULL, OPT_BIND_UDP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -66,6 +73,8 @@ static void usage(FILE *out)
 	      "write, exec,\n"
 	      "                       truncate, create, remove, refer, ioctl "
 	      "(or ro,rx,rw,rwx)\n"
+	      "  --{connect,bind}-{tcp,udp} [ADDR[/N]:]PORT[-PORT], "
+	      "--net=all|none  network\n"
 	      "  --engine=ENGINE      bpf, landlock or auto (default: bpf if "
 	      "set up,\n"
 	      "                       else landlock with a warning)\n"
@@ -107,6 +116,35 @@ static int add_allow(struct policy *policy, const char *arg)
 		return -EINVAL;
 	}
 	policy_add(policy, colon + 1, access, "--allow on the command line");
+	return 0;
+}
+
+static int add_net(struct policy *policy, int opt, const char *arg)
+{
+	static const char *const flags[] = {
+		"connect-tcp", "bind-tcp", "connect-udp", "bind-udp",
+	};
+	const char *flag = flags[opt - OPT_CONNECT_TCP];
+	char origin[64], why[256];
+
+	snprintf(origin, sizeof(origin), "--%s on the command line", flag);
+	if (netrule_add_list(policy, netrule_op(flag), arg, origin, why,
+			     sizeof(why)) < 0) {
+		warn_msg("--%s %s: %s", flag, arg, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_net_mode(struct policy *policy, const char *arg)
+{
+	enum policy_net_mode mode;
+
+	if (netrule_mode(arg, &mode) < 0) {
+		warn_msg("--net=%s: use all, none or rules", arg);
+		return -EINVAL;
+	}
+	policy_set_net_mode(policy, mode, "--net on the command line");
 	return 0;
 }
 
@@ -176,6 +214,13 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 		return add_allow(&opts->policy, optarg);
 	case OPT_ENGINE:
 		return parse_engine(optarg, &opts->engine);
+	case OPT_NET:
+		return set_net_mode(&opts->policy, optarg);
+	case OPT_CONNECT_TCP:
+	case OPT_BIND_TCP:
+	case OPT_CONNECT_UDP:
+	case OPT_BIND_UDP:
+		return add_net(&opts->policy, opt, optarg);
 	case OPT_FORCE:
 		opts->force = true;
 		return 0;
@@ -231,7 +276,8 @@ static int finish_subcommand(int argc, char **argv, struct corral_opts *opts)
 			 argv[optind]);
 		return -EINVAL;
 	}
-	if (opts->policy.n_rules || opts->n_profiles) {
+	if (opts->policy.n_rules || opts->n_profiles || opts->policy.n_net ||
+	    opts->policy.net_mode != POLICY_NET_UNSET) {
 		warn_msg("%s takes no rules or profiles", argv[1]);
 		return -EINVAL;
 	}
@@ -354,6 +400,19 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 		(flags->rules[i].optional ? policy_add_optional : policy_add)(
 			&merged, flags->rules[i].path, flags->rules[i].access,
 			flags->rules[i].origin);
+	for (size_t i = 0; i < flags->n_net; i++)
+		if (policy_add_net(&merged, &flags->net[i],
+				   flags->net_origin[i]) < 0) {
+			warn_msg("%s: more than %d network rules with the "
+				 "profiles' (use port ranges or prefixes)",
+				 flags->net_origin[i], POLICY_MAX_NET_RULES);
+			policy_free(&merged);
+			return -ENOSPC;
+		}
+	if (flags->net_mode != POLICY_NET_UNSET &&
+	    strncmp(flags->net_mode_origin, "implied", 7))
+		policy_set_net_mode(&merged, flags->net_mode,
+				    flags->net_mode_origin);
 	for (int i = 0; i < POLICY_N_SETTINGS; i++)
 		if (flags->sandbox.value[i] != POLICY_UNSET)
 			policy_set(&merged, i, flags->sandbox.value[i],

@@ -24,6 +24,7 @@
 #include <bpf/bpf.h>
 
 #include "corral_abi.h"
+#include "policy.h"
 #include "util.h"
 
 static int open_pinned(const char *name, int *fd)
@@ -64,7 +65,7 @@ int engine_bpf_open(struct bpf_engine *e)
 
 	*e = (struct bpf_engine){
 		.task_domain = -1, .task_register = -1, .rules = -1,
-		.domains = -1, .pidfd = -1,
+		.domains = -1, .net_policy = -1, .pidfd = -1,
 	};
 	r = check_abi();
 	if (!r)
@@ -75,12 +76,35 @@ int engine_bpf_open(struct bpf_engine *e)
 		r = open_pinned("rules", &e->rules);
 	if (!r)
 		r = open_pinned("domains", &e->domains);
+	if (!r)
+		r = open_pinned("net_policy", &e->net_policy);
 	if (r < 0)
 		return r;
 	e->pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (e->pidfd < 0)
 		return error_errno(errno, "pidfd_open on this process");
 	return 0;
+}
+
+/* Network policies of domains that were never entered (aborted). */
+static void reclaim_dead_net(struct bpf_engine *e)
+{
+	__u64 key, next, *dead = NULL;
+	struct corral_domain dom;
+	size_t n_dead = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(e->net_policy, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(e->domains, &key, &dom))
+			continue;
+		dead = xrealloc(dead, n_dead + 1, sizeof(*dead));
+		dead[n_dead++] = key;
+	}
+	for (size_t i = 0; i < n_dead; i++)
+		bpf_map_delete_elem(e->net_policy, &dead[i]);
+	free(dead);
 }
 
 /*
@@ -165,6 +189,7 @@ static void reclaim_dead_rules(struct bpf_engine *e)
 	for (size_t i = 0; i < n_dead; i++)
 		bpf_map_delete_elem(e->rules, &dead[i]);
 	free(dead);
+	reclaim_dead_net(e);
 }
 
 int engine_bpf_create_domain(struct bpf_engine *e)
@@ -230,6 +255,56 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 						 : "");
 }
 
+/* A policy rule as the BPF side matches it: address and mask words. */
+static void net_rule_to_abi(const struct policy_net_rule *in,
+			    struct corral_net_rule *out)
+{
+	uint8_t mask[16] = { 0 };
+	unsigned bits = in->family ? in->prefix_len : 0;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < 16 && bits; i++) {
+		unsigned keep = bits >= 8 ? 8 : bits;
+
+		mask[i] = (uint8_t)(0xff << (8 - keep));
+		bits -= keep;
+	}
+	memcpy(out->mask, mask, sizeof(mask));
+	for (unsigned i = 0; i < 4; i++) {
+		uint32_t a;
+
+		memcpy(&a, in->addr + 4 * i, 4);
+		out->addr[i] = a & out->mask[i];
+	}
+	out->port_lo = in->port_lo;
+	out->port_hi = in->port_hi;
+	out->ops = in->op;
+	out->family = in->family;
+}
+
+int engine_bpf_set_network(struct bpf_engine *e, const struct policy *policy)
+{
+	enum policy_net_mode mode = policy_net_mode(policy);
+	_cleanup_free_ struct corral_net_policy *net = NULL;
+
+	if (mode == POLICY_NET_ALL && !e->audit)
+		return 0;
+	net = xcalloc(1, sizeof(*net));
+	/* net = none, and learn's audit of net = all: no rule matches */
+	if (mode == POLICY_NET_RULES) {
+		for (size_t i = 0; i < policy->n_net &&
+		     i < CORRAL_MAX_NET_RULES; i++)
+			net_rule_to_abi(&policy->net[i], &net->rule[i]);
+		net->n_rules = (__u32)policy->n_net;
+	}
+	if (bpf_map_update_elem(e->net_policy, &e->domain, net,
+				BPF_NOEXIST) < 0)
+		return error_errno(errno, "writing the network rules to "
+				   CORRAL_PIN_DIR "/net_policy");
+	e->task_flags |= CORRAL_TASK_NET;
+	return 0;
+}
+
 int engine_bpf_enter(struct bpf_engine *e)
 {
 	struct corral_task task = {
@@ -266,6 +341,8 @@ void engine_bpf_abort(struct bpf_engine *e)
 		if (e->rules >= 0 && !open_index(&index, &nrules))
 			drop_domain_index(e->domain, e->rules, index, nrules);
 	}
+	if (e->domain && e->net_policy >= 0)
+		bpf_map_delete_elem(e->net_policy, &e->domain);
 	e->domain = 0;
 }
 
@@ -275,8 +352,10 @@ void engine_bpf_close(struct bpf_engine *e)
 	closep(&e->task_register);
 	closep(&e->rules);
 	closep(&e->domains);
+	closep(&e->net_policy);
 	closep(&e->pidfd);
 	e->task_domain = e->task_register = e->rules = e->domains = -1;
+	e->net_policy = -1;
 	e->pidfd = -1;
 }
 

@@ -32,6 +32,7 @@ struct bpf_engine {
 	int task_register;
 	int rules;
 	int domains;
+	int net_policy;
 	int pidfd;         /* this process: the key of task storage maps */
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
 	bool file_rules;   /* some rule names a non-directory */
@@ -44,6 +45,15 @@ int engine_bpf_open(struct bpf_engine *engine);
 int engine_bpf_create_domain(struct bpf_engine *engine);
 int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access,
 			const char *path);
+/*
+ * Writes the domain's network rules (net = rules|none) and marks its
+ * tasks as network-confined; net = all writes nothing.  In an audit
+ * domain (learn) every IP access is reported, so even net = all is
+ * confined (nothing is denied there).
+ */
+struct policy;
+int engine_bpf_set_network(struct bpf_engine *engine,
+			   const struct policy *policy);
 /* Puts the calling process (the launcher or its child) in the domain. */
 int engine_bpf_enter(struct bpf_engine *engine);
 /* Undoes a domain that was never entered; safe on any state. */

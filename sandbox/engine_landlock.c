@@ -12,6 +12,7 @@
 #include "engine_landlock.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/landlock.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "corral_abi.h"
+#include "netrule.h"
 #include "util.h"
 
 /* Newer than Debian 12's UAPI header. */
@@ -29,6 +31,16 @@
 #ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
 #define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
 #endif
+/* Network rights and rules (ABI 4, Linux 6.7). */
+#define CORRAL_LL_NET_BIND_TCP    (1ULL << 0)
+#define CORRAL_LL_NET_CONNECT_TCP (1ULL << 1)
+#define CORRAL_LL_RULE_NET_PORT   2
+
+struct net_port_attr {
+	__u64 allowed_access;
+	__u64 port;
+} __attribute__((packed));
+
 #define CORRAL_LL_SCOPE_ABSTRACT_UNIX (1ULL << 0)
 #define CORRAL_LL_SCOPE_SIGNAL        (1ULL << 1)
 
@@ -126,11 +138,97 @@ static int add_rule(int ruleset, const struct opened_rule *rule, int abi)
 	return 0;
 }
 
-int engine_landlock_apply(const struct opened_rule *rules, size_t n)
+const char *landlock_net_limits(const struct policy *policy, int abi,
+				char *buf, size_t size)
+{
+	bool addresses = false;
+	char rule[96];
+	size_t used;
+
+	buf[0] = '\0';
+	if (policy_net_mode(policy) == POLICY_NET_ALL)
+		return buf;
+	if (abi < 4) {
+		snprintf(buf, size, "Landlock ABI %d has no network rights "
+			 "(TCP needs ABI 4, Linux 6.7): the network is not "
+			 "confined at all", abi);
+		return buf;
+	}
+	used = (size_t)snprintf(buf, size, "Landlock ABI %d confines TCP "
+				"ports only:", abi);
+	for (size_t i = 0; i < policy->n_net; i++) {
+		const struct policy_net_rule *r = &policy->net[i];
+
+		if (r->family && (r->op & (CORRAL_NET_CONNECT_TCP |
+					   CORRAL_NET_BIND_TCP)) && !addresses &&
+		    used < size) {
+			addresses = true;
+			used += (size_t)snprintf(buf + used, size - used,
+				" addresses are not checked (%s = %s allows "
+				"the port on every address);",
+				netrule_op_name(r->op),
+				netrule_format(r, rule, sizeof(rule)));
+		}
+	}
+	if (used < size)
+		snprintf(buf + used, size - used, " UDP is not confined; raw, "
+			 "packet and SCTP sockets are not refused");
+	return buf;
+}
+
+/* One Landlock rule per port: Landlock has no ranges. */
+static int add_net_rule(int ruleset, const struct policy_net_rule *r)
+{
+	struct net_port_attr port = { 0 };
+	char text[96];
+
+	if (r->op == CORRAL_NET_CONNECT_TCP)
+		port.allowed_access = CORRAL_LL_NET_CONNECT_TCP;
+	else if (r->op == CORRAL_NET_BIND_TCP)
+		port.allowed_access = CORRAL_LL_NET_BIND_TCP;
+	else
+		return 0;       /* UDP: not Landlock's; the warning says so */
+	for (unsigned p = r->port_lo; p <= r->port_hi; p++) {
+		port.port = p;
+		if (syscall(SYS_landlock_add_rule, ruleset,
+			    CORRAL_LL_RULE_NET_PORT, &port, 0) < 0)
+			return error_errno(errno, "%s = %s: adding its "
+					   "Landlock rule for port %u",
+					   netrule_op_name(r->op),
+					   netrule_format(r, text,
+							  sizeof(text)), p);
+	}
+	return 0;
+}
+
+static int add_net_rules(int ruleset, const struct policy *policy, int abi)
+{
+	char limits[512];
+
+	if (policy_net_mode(policy) == POLICY_NET_ALL)
+		return 0;
+	warn_msg("%s", landlock_net_limits(policy, abi, limits,
+					   sizeof(limits)));
+	if (abi < 4 || policy_net_mode(policy) != POLICY_NET_RULES)
+		return 0;
+	for (size_t i = 0; i < policy->n_net; i++) {
+		int r = add_net_rule(ruleset, &policy->net[i]);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int engine_landlock_apply(const struct opened_rule *rules, size_t n,
+			  const struct policy *policy)
 {
 	int abi = landlock_abi();
 	struct ruleset_attr attr = {
 		.handled_access_fs = to_landlock(CORRAL_ACCESS_ALL, abi),
+		.handled_access_net = abi >= 4 &&
+			policy_net_mode(policy) != POLICY_NET_ALL ?
+			CORRAL_LL_NET_BIND_TCP | CORRAL_LL_NET_CONNECT_TCP : 0,
 		.scoped = abi >= 6 ? CORRAL_LL_SCOPE_ABSTRACT_UNIX |
 				     CORRAL_LL_SCOPE_SIGNAL : 0,
 	};
@@ -152,6 +250,8 @@ int engine_landlock_apply(const struct opened_rule *rules, size_t n)
 		if (r < 0)
 			return r;
 	}
+	if (add_net_rules(ruleset, policy, abi) < 0)
+		return -EINVAL;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return error_errno(errno, "setting NO_NEW_PRIVS");
 	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)

@@ -14,6 +14,7 @@
 
 #include "engine_bpf.h"
 #include "policy.h"
+#include "netrule.h"
 #include "util.h"
 
 struct event_reader {
@@ -145,6 +146,8 @@ const char *event_hook_name(uint32_t hook)
 		[CORRAL_HOOK_SIGNAL] = "signal",
 		[CORRAL_HOOK_CONNECT] = "connect",
 		[CORRAL_HOOK_BPF] = "bpf",
+		[CORRAL_HOOK_NET] = "network",
+		[CORRAL_HOOK_SOCKET] = "socket",
 	};
 
 	return hook <= CORRAL_HOOK_MAX && names[hook] ? names[hook] : "?";
@@ -158,6 +161,25 @@ static void flush_suppressed(struct log_printer *p)
 		"%u a second)\n", (unsigned long long)p->suppressed,
 		p->suppressed == 1 ? "" : "s", p->per_second);
 	p->suppressed = 0;
+}
+
+/* "connect-tcp 93.184.216.34:80", "socket family 17 type 3 protocol 0" */
+static const char *net_text(const struct corral_event *ev, char *buf,
+			    size_t size)
+{
+	char where[64];
+
+	if (ev->hook == CORRAL_HOOK_SOCKET)
+		snprintf(buf, size, "socket family %u type %u protocol %u",
+			 ev->net.socket_family, ev->net.socket_type,
+			 ev->net.protocol);
+	else
+		snprintf(buf, size, "%s %s",
+			 netrule_op_name((uint8_t)ev->access),
+			 netrule_format_addr(ev->net.family, ev->net.addr,
+					     ev->net.port, where,
+					     sizeof(where)));
+	return buf;
 }
 
 void log_print_event(const struct corral_event *ev, void *printer)
@@ -174,6 +196,13 @@ void log_print_event(const struct corral_event *ev, void *printer)
 	}
 	if (++p->in_window > p->per_second) {
 		p->suppressed++;
+		return;
+	}
+	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET) {
+		fprintf(p->out, "corral: denied %s (pid %u %.16s)\n",
+			net_text(ev, rights, sizeof(rights)), ev->pid,
+			ev->comm);
+		fflush(p->out);
 		return;
 	}
 	what = ev->access ? rights_format(ev->access, rights, sizeof(rights))

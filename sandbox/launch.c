@@ -184,7 +184,8 @@ static pid_t fork_watched(struct bpf_engine *engine)
 }
 
 static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
-		       struct watch *watch, const struct launch_request *req)
+		       const struct policy *net, struct watch *watch,
+		       const struct launch_request *req)
 {
 	struct bpf_engine engine;
 	pid_t child = 0;
@@ -199,6 +200,8 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 		if (engine_bpf_add_rule(&engine, rules[i].fd, rules[i].access,
 					rules[i].path) < 0)
 			goto fail;
+	if (engine_bpf_set_network(&engine, net) < 0)
+		goto fail;
 	if (watch->on) {
 		if (watch_open(watch, req, engine.domain) < 0)
 			goto fail;
@@ -246,6 +249,15 @@ static char **command_env(const struct launch_request *req, char **envp)
 	return out;
 }
 
+/* The message's network part, as the engines take it. */
+static void net_policy_of(const struct launch_request *req, struct policy *net)
+{
+	memset(net, 0, sizeof(*net));
+	net->net_mode = (enum policy_net_mode)req->msg.net_mode;
+	net->n_net = req->msg.n_net;
+	memcpy(net->net, req->msg.net, net->n_net * sizeof(*net->net));
+}
+
 /* The command: our own argv from cmd_index, or the real program. */
 static char **command_argv(const struct launch_request *req, char **argv)
 {
@@ -264,7 +276,9 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	size_t n = req->msg.n_rules;
 	enum launch_engine engine = choose_engine(req->msg.engine);
 	struct watch watch;
+	static struct policy net;
 
+	net_policy_of(req, &net);
 	for (size_t i = 0; i < n; i++) {
 		rules[i].fd = req->rule_fds[i];
 		rules[i].access = req->msg.access[i];
@@ -275,7 +289,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		die("%s needs the bpf engine (Landlock reports no denials to "
 		    "corral)", learning(req) ? "learn" : "--log");
 	if (engine == LAUNCH_ENGINE_BPF) {
-		pid_t child = apply_bpf(rules, n, &watch, req);
+		pid_t child = apply_bpf(rules, n, &net, &watch, req);
 
 		privs_drop_all();
 		if (child > 0)
@@ -283,7 +297,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 				     events_follow(watch.reader, child));
 	} else {
 		privs_drop_all();
-		if (engine_landlock_apply(rules, n) < 0)
+		if (engine_landlock_apply(rules, n, &net) < 0)
 			die("could not set up the Landlock sandbox; the command "
 			    "was not run");
 	}

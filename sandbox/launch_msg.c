@@ -71,6 +71,28 @@ static bool terminated(const char *s, size_t size)
 	return memchr(s, '\0', size) != NULL;
 }
 
+/* Each rule exactly as netrule.c makes them: one op, a sane range. */
+static int check_net(const struct launch_msg *m)
+{
+	if (m->net_mode > POLICY_NET_RULES || m->n_net > POLICY_MAX_NET_RULES)
+		return -1;
+	if (m->n_net && m->kind != LAUNCH_RUN && m->kind != LAUNCH_LEARN)
+		return -1;
+	for (uint32_t i = 0; i < m->n_net; i++) {
+		const struct policy_net_rule *r = &m->net[i];
+		unsigned int max_prefix = r->family == 6 ? 128 :
+					  r->family == 4 ? 32 : 0;
+
+		if (!r->op || (r->op & (r->op - 1)) || (r->op & ~CORRAL_NET_ALL))
+			return -1;
+		if ((r->family != 0 && r->family != 4 && r->family != 6) ||
+		    r->prefix_len > max_prefix || r->reserved ||
+		    r->port_lo > r->port_hi)
+			return -1;
+	}
+	return 0;
+}
+
 static int check_header(const struct launch_msg *m, int argc, char *why,
 			size_t size)
 {
@@ -109,6 +131,8 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 		    !policy_var_pattern_ok(m->unset[i]))
 			return reject(why, size, "unset %u: not a variable "
 				      "name", i);
+	if (check_net(m) < 0)
+		return reject(why, size, "bad network rules");
 	if (m->exec_path[0] && m->exec_path[0] != '/')
 		return reject(why, size, "relative program path");
 	if ((m->flags & LAUNCH_LOG_FD) && !(m->flags & LAUNCH_LOG))

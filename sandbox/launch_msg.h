@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy.h"
+
 #define LAUNCH_MSG_MAGIC   0x6c6f7263u  /* "crol" */
 #define LAUNCH_MSG_VERSION 1u
 
@@ -73,6 +75,10 @@ struct launch_msg {
 	/* Variables the command does not get: NAME, or PREFIX*. */
 	uint32_t n_unset;
 	char unset[LAUNCH_MAX_UNSET][LAUNCH_UNSET_SIZE];
+	/* [network]: enum policy_net_mode, and the rules as parsed. */
+	uint32_t net_mode;
+	uint32_t n_net;
+	struct policy_net_rule net[POLICY_MAX_NET_RULES];
 };
 
 /* What the launcher keeps of a validated message. */

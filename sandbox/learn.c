@@ -10,6 +10,8 @@
  * rx = /usr, a rule already covered by an ancestor's is dropped, three or
  * more files read in one directory become one rule on the directory, and
  * ${CWD} and ${HOME} replace their values so the profile travels.
+ * Network accesses become [network] rules: connects with the address and
+ * port used, binds with the port (and the address, unless the wildcard).
  */
 #include "config.h"
 
@@ -20,6 +22,7 @@
 #include <time.h>
 
 #include "events.h"
+#include "netrule.h"
 #include "policy.h"
 #include "util.h"
 
@@ -50,10 +53,41 @@ void learn_add(struct learn *l, const char *path, uint32_t access)
 	l->paths[l->n++] = (struct learned_path){ xstrdup(path), access, 1 };
 }
 
+static void learn_net(struct learn *l, const struct corral_event *ev)
+{
+	static const uint8_t any[16];
+	char line[128], where[64];
+	int is_bind = ev->access & (CORRAL_NET_BIND_TCP | CORRAL_NET_BIND_UDP);
+
+	if (ev->hook == CORRAL_HOOK_SOCKET) {
+		snprintf(line, sizeof(line), "; refused: a socket of family %u, "
+			 "type %u, protocol %u (no rule allows it)",
+			 ev->net.socket_family, ev->net.socket_type,
+			 ev->net.protocol);
+	} else {
+		if (is_bind && !memcmp(ev->net.addr, any, 16))
+			snprintf(where, sizeof(where), "%u", ev->net.port);
+		else
+			netrule_format_addr(ev->net.family, ev->net.addr,
+					    ev->net.port, where, sizeof(where));
+		snprintf(line, sizeof(line), "%s = %s",
+			 netrule_op_name((uint8_t)ev->access), where);
+	}
+	for (size_t i = 0; i < l->n_net; i++)
+		if (!strcmp(l->net[i], line))
+			return;
+	l->net = xrealloc(l->net, l->n_net + 1, sizeof(*l->net));
+	l->net[l->n_net++] = xstrdup(line);
+}
+
 void learn_record(const struct corral_event *ev, void *data)
 {
 	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
 
+	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET) {
+		learn_net(data, ev);
+		return;
+	}
 	event_path(ev, path, sizeof(path));
 	if (path[0] == '/' && ev->access)
 		learn_add(data, path, ev->access);
@@ -267,6 +301,12 @@ size_t learn_write(struct learn *l, FILE *out, char *const *command,
 			fputc('\n', out);
 			written++;
 		}
+	if (l->n_net)
+		fputs("\n[network]\n", out);
+	for (size_t i = 0; i < l->n_net; i++) {
+		fprintf(out, "%s\n", l->net[i]);
+		written += l->net[i][0] != ';';
+	}
 	for (size_t i = 0; i < n; i++) {
 		free(rules[i].path);
 		free(rules[i].example);
@@ -281,5 +321,10 @@ void learn_free(struct learn *l)
 		free(l->paths[i].path);
 	free(l->paths);
 	l->paths = NULL;
+	for (size_t i = 0; i < l->n_net; i++)
+		free(l->net[i]);
+	free(l->net);
+	l->net = NULL;
+	l->n_net = 0;
 	l->n = l->cap = 0;
 }

@@ -21,6 +21,8 @@ struct learned_path {
 struct learn {
 	struct learned_path *paths;
 	size_t n, cap;
+	char **net;           /* "connect-tcp = 1.2.3.4:443", each once */
+	size_t n_net;
 	const char *home;     /* substituted as ${HOME} */
 	const char *cwd;      /* substituted as ${CWD} */
 };

@@ -287,6 +287,9 @@ static int send_run(int sock, char **argv, const struct corral_opts *opts,
 			 policy->unset[i].name);
 		msg.n_unset = i + 1;
 	}
+	msg.net_mode = policy->net_mode;
+	msg.n_net = policy->n_net;
+	memcpy(msg.net, policy->net, policy->n_net * sizeof(*policy->net));
 	msg.engine = engine_of(opts);
 	msg.task_flags = sandbox_flags(policy);
 	msg.cmd_index = opts->argv - argv;

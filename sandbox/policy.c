@@ -6,6 +6,7 @@
 #include <ctype.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -173,6 +174,38 @@ void policy_add_unset(struct policy *policy, const char *name,
 	u->origin = xstrdup(origin);
 }
 
+int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
+		   const char *origin)
+{
+	if (policy->n_net >= POLICY_MAX_NET_RULES)
+		return -ENOSPC;
+	policy->net[policy->n_net] = *rule;
+	policy->net_origin[policy->n_net++] = xstrdup(origin);
+	if (policy->net_mode == POLICY_NET_UNSET ||
+	    policy->net_mode == POLICY_NET_NONE) {
+		char implied[PATH_MAX + 48];
+
+		snprintf(implied, sizeof(implied), "implied by %s",
+			 strncmp(origin, "profile ", 8) ? origin : origin + 8);
+		policy_set_net_mode(policy, POLICY_NET_RULES, implied);
+	}
+	return 0;
+}
+
+void policy_set_net_mode(struct policy *policy, enum policy_net_mode mode,
+			 const char *origin)
+{
+	free(policy->net_mode_origin);
+	policy->net_mode = mode;
+	policy->net_mode_origin = xstrdup(origin);
+}
+
+enum policy_net_mode policy_net_mode(const struct policy *policy)
+{
+	return policy->net_mode == POLICY_NET_UNSET ? POLICY_NET_ALL
+						     : policy->net_mode;
+}
+
 void policy_free(struct policy *policy)
 {
 	for (size_t i = 0; i < policy->n_unset; i++) {
@@ -182,6 +215,14 @@ void policy_free(struct policy *policy)
 	free(policy->unset);
 	policy->unset = NULL;
 	policy->n_unset = 0;
+	for (size_t i = 0; i < policy->n_net; i++) {
+		free(policy->net_origin[i]);
+		policy->net_origin[i] = NULL;
+	}
+	policy->n_net = 0;
+	free(policy->net_mode_origin);
+	policy->net_mode_origin = NULL;
+	policy->net_mode = POLICY_NET_UNSET;
 	for (int i = 0; i < POLICY_N_SETTINGS; i++) {
 		free(policy->sandbox.origin[i]);
 		policy->sandbox.origin[i] = NULL;

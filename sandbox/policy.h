@@ -82,6 +82,40 @@ struct policy_unset {
 
 #define POLICY_VAR_NAME_MAX 63   /* bytes, '*' included */
 
+/*
+ * [network] (netrule.h parses it):
+ *
+ *   net = all      no network rules: IP sockets are not confined (the
+ *                  default when no rule is given anywhere)
+ *   net = none     no bind, connect or send on IP sockets at all
+ *   net = rules    only what the rules allow (implied by a rule)
+ *
+ *   connect-tcp = [ADDR[/N]:]PORT[-PORT]   and bind-tcp, connect-udp,
+ *   bind-udp; IPv6 addresses in brackets: [::1]:8080, [fd00::/8]:443
+ *
+ * The rules are a plain array of fixed-size structs (no pointers), so the
+ * policy can cross a process boundary as it is; where each came from is
+ * kept beside them for --print-profile and messages only.
+ */
+enum policy_net_mode {
+	POLICY_NET_UNSET = 0,   /* no setting and no rule: as all */
+	POLICY_NET_ALL,
+	POLICY_NET_NONE,
+	POLICY_NET_RULES,
+};
+
+struct policy_net_rule {
+	uint8_t op;          /* one CORRAL_NET_* bit (corral_abi.h) */
+	uint8_t family;      /* 0 any address, 4 IPv4, 6 IPv6 */
+	uint8_t prefix_len;  /* bits of addr that count: 0-32 or 0-128 */
+	uint8_t reserved;
+	uint16_t port_lo;    /* inclusive, host byte order */
+	uint16_t port_hi;
+	uint8_t addr[16];    /* network byte order; IPv4 in the first 4 */
+};
+
+#define POLICY_MAX_NET_RULES CORRAL_MAX_NET_RULES
+
 struct policy {
 	struct policy_rule *rules;
 	size_t n_rules;
@@ -89,6 +123,12 @@ struct policy {
 	struct policy_sandbox sandbox;
 	struct policy_unset *unset;
 	size_t n_unset;
+	enum policy_net_mode net_mode;
+	size_t n_net;
+	struct policy_net_rule net[POLICY_MAX_NET_RULES];
+	/* for --print-profile and messages only, beside the fixed structs */
+	char *net_mode_origin;
+	char *net_origin[POLICY_MAX_NET_RULES];
 };
 
 /*
@@ -114,6 +154,18 @@ bool policy_var_pattern_ok(const char *name);
 bool policy_var_matches(const char *pattern, const char *entry);
 void policy_add_unset(struct policy *policy, const char *name,
 		      const char *origin);
+/*
+ * Adds a network rule; the first one implies net = rules unless a later
+ * setting says otherwise.  Returns 0, or -ENOSPC past
+ * POLICY_MAX_NET_RULES.
+ */
+int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
+		   const char *origin);
+/* Sets net = all|none|rules, replacing any earlier setting. */
+void policy_set_net_mode(struct policy *policy, enum policy_net_mode mode,
+			 const char *origin);
+/* The mode in force: POLICY_NET_UNSET reads as POLICY_NET_ALL. */
+enum policy_net_mode policy_net_mode(const struct policy *policy);
 void policy_free(struct policy *policy);
 
 #endif /* CORRAL_POLICY_H */

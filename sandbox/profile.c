@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "netrule.h"
 #include "util.h"
 
 #define MAX_FILE_SIZE (256 * 1024)
@@ -39,6 +40,8 @@ enum key_kind {
 	KEY_RIGHTS,        /* [filesystem]: the key is a rights list */
 	KEY_SETTING,       /* [sandbox]: one word from key->words */
 	KEY_UNSET,         /* [environment]: a variable name or PREFIX* */
+	KEY_NET_MODE,      /* [network] net = all|none|rules */
+	KEY_NET_RULE,      /* [network] connect-tcp = 443, ... */
 };
 
 struct word {
@@ -77,6 +80,11 @@ static const struct key keys[] = {
 	SETTING("unix-connect", POLICY_UNIX_CONNECT, scoped_allow),
 	SETTING("require", POLICY_REQUIRE, any_bpf),
 	KEY("environment", "unset", KEY_UNSET),
+	KEY("network", "net", KEY_NET_MODE),
+	KEY("network", "connect-tcp", KEY_NET_RULE),
+	KEY("network", "bind-tcp", KEY_NET_RULE),
+	KEY("network", "connect-udp", KEY_NET_RULE),
+	KEY("network", "bind-udp", KEY_NET_RULE),
 };
 
 static const char rights_hint[] =
@@ -198,7 +206,7 @@ static void check_section_line(struct frame *f, const char *line, size_t len)
 	f->section_reported = !known_section(name);
 	if (f->section_reported)
 		error_at(f, "unknown section [%s] (sections: [profile], "
-			 "[filesystem], [sandbox], [environment])", name);
+			 "[filesystem], [network], [sandbox], [environment])", name);
 }
 
 /*
@@ -340,6 +348,30 @@ static void on_unset(struct frame *f, const char *value)
 	policy_add_unset(f->ld->policy, value, origin);
 }
 
+static void on_net_mode(struct frame *f, const char *value)
+{
+	enum policy_net_mode mode;
+	char origin[PATH_MAX + 32];
+
+	if (netrule_mode(value, &mode) < 0) {
+		error_at(f, "bad value '%s' for net (use all, none or rules)",
+			 value);
+		return;
+	}
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	policy_set_net_mode(f->ld->policy, mode, origin);
+}
+
+static void on_net_rule(struct frame *f, const char *name, const char *value)
+{
+	char origin[PATH_MAX + 32], why[256];
+
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	if (netrule_add_list(f->ld->policy, netrule_op(name), value, origin,
+			     why, sizeof(why)) < 0)
+		error_at(f, "%s: %s", name, why);
+}
+
 static void on_description(struct frame *f, const char *value)
 {
 	struct profile_file *pf = &f->ld->result->files[f->file];
@@ -439,7 +471,8 @@ static int on_value(void *user, const char *section, const char *name,
 	if (!known_section(section)) {
 		if (!section[0])
 			error_at(f, "'%s' is outside any section (put it under "
-				 "[profile], [filesystem], [sandbox] or [environment])", name);
+				 "[profile], [filesystem], [network], [sandbox] "
+				 "or [environment])", name);
 		else if (!f->section_reported)
 			error_at(f, "unknown section [%s]", section);
 	} else if (strlen(name) >= INIH_NAME_MAX) {
@@ -465,6 +498,12 @@ static int on_value(void *user, const char *section, const char *name,
 			break;
 		case KEY_UNSET:
 			on_unset(f, value);
+			break;
+		case KEY_NET_MODE:
+			on_net_mode(f, value);
+			break;
+		case KEY_NET_RULE:
+			on_net_rule(f, name, value);
 			break;
 		case KEY_SETTING:
 		default:

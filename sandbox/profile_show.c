@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "netrule.h"
 #include "util.h"
 
 static const char *const setting_keys[POLICY_N_SETTINGS] = {
@@ -69,6 +70,27 @@ static void print_rule(FILE *out, const struct policy_rule *rule)
 	fprintf(out, "%-40s ; %s\n", line, short_origin(rule->origin));
 }
 
+/* [network]: shown only when a rule or a setting says something. */
+static void print_network(FILE *out, const struct policy *policy)
+{
+	char text[96], line[160];
+
+	if (policy->net_mode == POLICY_NET_UNSET && !policy->n_net)
+		return;
+	fputs("\n[network]\n", out);
+	snprintf(line, sizeof(line), "net = %s",
+		 netrule_mode_name(policy->net_mode));
+	fprintf(out, "%-40s ; %s\n", line, policy->net_mode_origin ?
+		short_origin(policy->net_mode_origin) : "?");
+	for (size_t i = 0; i < policy->n_net; i++) {
+		snprintf(line, sizeof(line), "%s = %s",
+			 netrule_op_name(policy->net[i].op),
+			 netrule_format(&policy->net[i], text, sizeof(text)));
+		fprintf(out, "%-40s ; %s\n", line,
+			short_origin(policy->net_origin[i]));
+	}
+}
+
 void profile_print(FILE *out, const struct policy *policy,
 		   const struct profile_result *result)
 {
@@ -83,6 +105,7 @@ void profile_print(FILE *out, const struct policy *policy,
 	fputs("\n[filesystem]\n", out);
 	for (size_t i = 0; i < policy->n_rules; i++)
 		print_rule(out, &policy->rules[i]);
+	print_network(out, policy);
 	for (int i = 0; i < POLICY_N_SETTINGS; i++) {
 		if (sb->value[i] == POLICY_UNSET)
 			continue;

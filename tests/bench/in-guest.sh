@@ -20,7 +20,7 @@ OB=$H/openbench
 LL=$H/ll-exec
 PROBE=$H/probe
 QUICK=${BENCH_QUICK:-0}
-ONLY=${BENCH_ONLY:-a b c d e f g p}
+ONLY=${BENCH_ONLY:-a b c d e f g n p}
 W=${BENCH_DIR:-/tmp/corral-bench}
 kernel=$(uname -r)
 
@@ -509,6 +509,47 @@ if only p; then
 	fresh
 	prof "(c) corral, $NMISS misses at depth 64" corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS
 	sysctl -q kernel.bpf_stats_enabled=0
+fi
+
+# ---- (n) network: connect+close on loopback (issue 10) --------------------------
+
+NP=$H/netprobe
+NPORT=5901
+NCONN=2000
+[ "$QUICK" = 1 ] && NCONN=200
+v_net_none() { "$NP" bench 127.0.0.1 $NPORT $NCONN; }
+v_net_rules() { corral_run --connect-tcp $NPORT -- "$NP" bench 127.0.0.1 $NPORT $NCONN; }
+v_net_fsonly() { corral_run -- "$NP" bench 127.0.0.1 $NPORT $NCONN; }
+v_net_landlock() { ll_run --connect-tcp $NPORT -- "$NP" bench 127.0.0.1 $NPORT $NCONN; }
+
+if only n; then
+	say "(n) connect+close on loopback: unsandboxed, corral with rules, corral without, landlock"
+	"$NP" serve $NPORT >/dev/null 2>&1 &
+	nserver=$!
+	sleep 0.5
+	nvars="net_none net_rules net_fsonly"
+	if [ "$("$LL" --abi)" -ge 4 ]; then nvars="$nvars net_landlock"; fi
+	# shellcheck disable=SC2086
+	series n 4 12 $nvars
+	kill "$nserver"
+	n=$(get n net_none connect) c=$(get n net_rules connect) f=$(get n net_fsonly connect)
+	r=$(ratio "$c" "$n")
+	row "(n) connect+close: corral with --connect-tcp / unsandboxed" \
+		"unsandboxed $(us "$n") µs, corral rules $(us "$c") µs" "$r×" "≤ 1.15×" \
+		"$(met le "$r" 1.15)" "$(agree n net_none net_rules)"
+	r=$(ratio "$f" "$n")
+	row "(n) connect+close: corral without network rules / unsandboxed" \
+		"unsandboxed $(us "$n") µs, corral (files only) $(us "$f") µs" "$r×" "≤ 1.05×" \
+		"$(met le "$r" 1.05)" "$(agree n net_none net_fsonly)"
+	if [[ $nvars == *net_landlock* ]]; then
+		l=$(get n net_landlock connect)
+		r=$(ratio "$((c - n))" "$((l - n))")
+		row "(n) connect+close overhead: corral rules / landlock" \
+			"corral +$((c - n)) ns, landlock $(us "$l") µs (+$((l - n)) ns)" "$r×" \
+			"≤ 1.5×" "$(met le "$r" 1.5)" "$(agree n net_none net_rules net_landlock)"
+	else
+		note "(n): Landlock ABI $("$LL" --abi) has no network rights: no landlock column."
+	fi
 fi
 
 # ---- the table -------------------------------------------------------------------

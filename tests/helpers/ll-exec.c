@@ -2,7 +2,9 @@
 /*
  * ll-exec: the Landlock oracle for corral's differential tests.
  *
- *   ll-exec [--ro P] [--rx P] [--rw P] [--rwx P] [--allow RIGHTS:P]... [--] CMD ARGS
+ *   ll-exec [--ro P] [--rx P] [--rw P] [--rwx P] [--allow RIGHTS:P]...
+ *           [--connect-tcp PORT[-PORT]] [--bind-tcp PORT[-PORT]]
+ *           [--net=none] [--] CMD ARGS
  *   ll-exec --abi
  *
  * LL_EXEC_ABI=N in the environment makes it act as a kernel with Landlock
@@ -11,7 +13,9 @@
  * Takes corral's rule flags, builds a Landlock ruleset that handles every
  * file-system right the running kernel supports, adds one path-beneath rule
  * per flag (rules on non-directories keep only file rights), sets
- * NO_NEW_PRIVS, restricts itself and execvp()s CMD.
+ * NO_NEW_PRIVS, restricts itself and execvp()s CMD.  Any TCP flag or
+ * --net=none also makes the ruleset handle TCP bind and connect (ABI 4+),
+ * with one port rule per port named.
  *
  * Exit status: CMD's own; 125 ll-exec failed (bad flag, missing path,
  * Landlock unavailable); 126 CMD found but not executable; 127 not found.
@@ -45,6 +49,21 @@
 #define SYS_landlock_add_rule 445
 #define SYS_landlock_restrict_self 446
 #endif
+
+/* ABI 4 network rights, newer than Debian 12's header. */
+#define LL_NET_BIND_TCP    (1ULL << 0)
+#define LL_NET_CONNECT_TCP (1ULL << 1)
+#define LL_RULE_NET_PORT   2
+
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+};
+
+struct ll_net_port {
+	uint64_t allowed_access;
+	uint64_t port;
+} __attribute__((packed));
 
 #define EXIT_FAIL 125
 #define EXIT_NOEXEC 126
@@ -182,6 +201,34 @@ static void add_rule(int ruleset, const char *path, uint64_t bits,
 	close(pb.parent_fd);
 }
 
+static int is_net_flag(const char *arg)
+{
+	return !strcmp(arg, "--connect-tcp") || !strcmp(arg, "--bind-tcp") ||
+	       !strcmp(arg, "--net=none");
+}
+
+/* --connect-tcp 80 or 8000-8099: one Landlock rule per port. */
+static void add_net_rule(int ruleset, const char *flag, const char *ports)
+{
+	struct ll_net_port np = { 0 };
+	char *end;
+	unsigned long lo = strtoul(ports, &end, 10), hi = lo;
+
+	if (*end == '-')
+		hi = strtoul(end + 1, &end, 10);
+	if (*end || hi > 65535 || lo > hi)
+		die("%s %s: expected PORT or PORT-PORT", flag, ports);
+	np.allowed_access = !strcmp(flag, "--bind-tcp") ? LL_NET_BIND_TCP
+							 : LL_NET_CONNECT_TCP;
+	for (unsigned long p = lo; p <= hi; p++) {
+		np.port = p;
+		if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_NET_PORT,
+			    &np, 0) < 0)
+			die("cannot add a rule for %s %lu: %s", flag, p,
+			    strerror(errno));
+	}
+}
+
 /* Returns the index of CMD in argv after adding every rule. */
 static int parse_rules(int argc, char **argv, int ruleset, uint64_t handled)
 {
@@ -194,8 +241,15 @@ static int parse_rules(int argc, char **argv, int ruleset, uint64_t handled)
 			return i + 1;
 		if (strncmp(argv[i], "--", 2) != 0)
 			return i;
+		if (!strcmp(argv[i], "--net=none"))
+			continue;
 		if (i + 1 >= argc)
 			die("%s needs an argument", argv[i]);
+		if (is_net_flag(argv[i])) {
+			add_net_rule(ruleset, argv[i], argv[i + 1]);
+			i++;
+			continue;
+		}
 		if (strcmp(argv[i], "--allow") == 0) {
 			colon = strchr(argv[i + 1], ':');
 			if (!colon || !colon[1])
@@ -221,7 +275,8 @@ static int parse_rules(int argc, char **argv, int ruleset, uint64_t handled)
 
 int main(int argc, char **argv)
 {
-	struct landlock_ruleset_attr attr = { 0 };
+	struct ll_ruleset_attr attr = { 0 };
+	size_t size = sizeof(attr.handled_access_fs);
 	int abi, ruleset, cmd;
 
 	if (argc == 2 && strcmp(argv[1], "--abi") == 0) {
@@ -230,7 +285,16 @@ int main(int argc, char **argv)
 	}
 	abi = landlock_abi();
 	attr.handled_access_fs = handled_fs(abi);
-	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (is_net_flag(argv[i])) {
+			if (abi < 4)
+				die("%s: Landlock ABI %d has no network rights "
+				    "(4 needed)", argv[i], abi);
+			attr.handled_access_net = LL_NET_BIND_TCP |
+						  LL_NET_CONNECT_TCP;
+			size = sizeof(attr);
+		}
+	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (ruleset < 0)
 		die("cannot create a Landlock ruleset (ABI %d): %s", abi,
 		    strerror(errno));

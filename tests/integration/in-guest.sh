@@ -14,7 +14,7 @@ echo "# $setup_out"
 echo "# landlock ABI: $("${CORRAL_HELPERS:?}/ll-exec" --abi 2>&1)"
 
 status=0
-for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks profiles observe nesting landlock-engine escape}; do
+for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks profiles observe nesting landlock-engine escape network network-differential network-escape}; do
 	bash "$here/$suite.sh" 2>&1 | awk -v prefix="$kernel/$suite" \
 		-f "$here/tap-merge"
 	rc=${PIPESTATUS[0]}

@@ -363,7 +363,10 @@ umount_under() {
 }
 
 cleanup_tmp() {
-	local d
+	local d p
+	for p in "${_net_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
 	fixture_umount_all
 	for d in "${_tmp_dirs[@]}"; do
 		umount_under "$d"
@@ -378,4 +381,30 @@ system_rx() {
 		[ -e "$d" ] && out="$out --rx $d"
 	done
 	echo "$out --ro /etc"
+}
+
+# ---- network ----------------------------------------------------------------
+
+NETPROBE=$CORRAL_HELPERS/netprobe
+
+# net_serve PORT...: one listener on [::]:PORT (dual stack: 127.0.0.0/8,
+# ::1 and mapped addresses all reach it) per port, outside any sandbox,
+# stopped at exit.  Tests use loopback only.
+_net_pids=()
+net_serve() {
+	local dir i
+	make_tmp dir netserve || return 1
+	"$NETPROBE" serve "$@" >"$dir/out" 2>&1 &
+	_net_pids+=($!)
+	for ((i = 0; i < 100; i++)); do
+		grep -q serving "$dir/out" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "# net_serve $*: the listener did not start: $(cat "$dir/out")"
+	return 1
+}
+
+# expect_net ENGINE NAME "RULES" "OPS" "RESULTS": expect_probe for netprobe
+expect_net() {
+	PROBE=$NETPROBE expect_probe "$@"
 }

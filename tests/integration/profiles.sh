@@ -3,10 +3,13 @@
 #
 # For each program: its real work, offline, under its profile (python3 runs
 # a script reading the project, make+gcc build and run a C program, git
-# commits, curl and wget fetch from a loopback HTTP server, tar and unzip
+# commits, curl and wget fetch from a loopback HTTP server on port 80, tar
+# and unzip
 # extract, pip installs a local wheel, npm packs, ...), then accesses it
-# must not have - reading ~/.ssh/id_rsa, writing outside the project - each
-# refused with the error the program itself prints (shown in the TAP line).
+# must not have - reading ~/.ssh/id_rsa, writing outside the project,
+# connecting to a port the profile does not allow (a listener outside the
+# sandbox serves it) - each refused with the error the program itself
+# prints (shown in the TAP line).
 # A program that is not installed is a loud skip naming its package.  Also:
 # corral check, corral profiles, --print-profile, the missing-path error
 # naming its profile line, and argv[0] mode (a symlink jq -> corral).
@@ -366,7 +369,11 @@ fi
 section "curl, wget"
 
 echo "served over loopback" >"$W/file.txt"
-PORT=$((20000 + RANDOM % 20000))
+# Port 80, which the curl and wget profiles allow; DENIED serves too (an
+# accept-and-close listener) but no profile allows it.
+PORT=80
+DENIED=$((20000 + RANDOM % 20000))
+net_serve "$DENIED" || not_ok "a loopback listener on port $DENIED"
 ( cd "$W" && exec python3 -m http.server --bind 127.0.0.1 "$PORT" ) \
 	>/dev/null 2>&1 &
 SERVER=$!
@@ -379,7 +386,8 @@ URL=http://127.0.0.1:$PORT/file.txt
 
 if have curl curl "curl: downloads into the project" \
 	"curl: cannot read ~/.ssh/id_rsa (file://)" \
-	"curl: cannot write outside the project"; then
+	"curl: cannot write outside the project" \
+	"curl: cannot connect to a port its profile does not allow"; then
 	try curl curl -sS -o got-curl.txt "$URL"
 	[ "$(cat got-curl.txt 2>/dev/null)" = "served over loopback" ] ||
 		out="$out (got-curl.txt wrong)" rc=1
@@ -389,10 +397,14 @@ if have curl curl "curl: downloads into the project" \
 		"curl: (37) Couldn't open file $KEY"
 	try curl curl -sS -o "$O/curl" "$URL"
 	refused "curl: cannot write outside the project" "curl: (23)" "$O/curl"
+	try curl curl -sS "http://127.0.0.1:$DENIED/file.txt"
+	refused "curl: cannot connect to a port its profile does not allow" \
+		"Failed to connect to 127.0.0.1 port $DENIED"
 fi
 if have wget wget "wget: downloads into the project" \
 	"wget: cannot read ~/.ssh/id_rsa (-i)" \
-	"wget: cannot write outside the project"; then
+	"wget: cannot write outside the project" \
+	"wget: cannot connect to a port its profile does not allow"; then
 	try wget wget -q -O got-wget.txt "$URL"
 	[ "$(cat got-wget.txt 2>/dev/null)" = "served over loopback" ] ||
 		out="$out (got-wget.txt wrong)" rc=1
@@ -402,6 +414,9 @@ if have wget wget "wget: downloads into the project" \
 	try wget wget -q -O "$O/wget" "$URL"
 	refused "wget: cannot write outside the project" \
 		"$O/wget: Permission denied" "$O/wget"
+	try wget wget -nv -t 1 -O got-denied.txt "http://127.0.0.1:$DENIED/file.txt"
+	refused "wget: cannot connect to a port its profile does not allow" \
+		"failed: Permission denied"
 fi
 
 # ---- tar and unzip ------------------------------------------------------------
@@ -447,7 +462,8 @@ if have ssh openssh-client "ssh: reads its config (ssh -G)" \
 	"ssh: cannot read a key it was not given (~/.ssh/deploy_key)" \
 	"ssh: cannot plant a file in ~/.ssh" "scp: copies within the project" \
 	"scp: cannot copy a file of your home into the project" \
-	"scp: cannot copy out of the project"; then
+	"scp: cannot copy out of the project" \
+	"ssh: cannot connect to a port its profile does not allow"; then
 	ssh-keygen -q -t ed25519 -N '' -C test -f "$H/.ssh/id_ed25519"
 	try ssh ssh -F "$H/.ssh/config" -G box
 	worked "ssh: reads its config (ssh -G)" "hostname 127.0.0.1"
@@ -471,6 +487,9 @@ if have ssh openssh-client "ssh: reads its config (ssh -G)" \
 	refused "scp: cannot copy out of the project" \
 		"cannot create regular file '$O/data.csv': Permission denied" \
 		"$O/data.csv"
+	try ssh ssh -F "$H/.ssh/config" -o BatchMode=yes -p "$DENIED" box true
+	refused "ssh: cannot connect to a port its profile does not allow" \
+		"port $DENIED: Permission denied"
 	# No server here: a real login would need openssh-server and a
 	# loopback sshd; ssh -G and ssh-keygen show the client's file access.
 	[ -x /usr/sbin/sshd ] ||

@@ -141,15 +141,15 @@ static void test_syntax_errors(void)
 
 	expect_error("[filesytem]\nrw = /x\n",
 		     "t.profile:1: unknown section [filesytem] (sections: "
-		     "[profile], [filesystem], [sandbox], [environment])",
+		     "[profile], [filesystem], [network], [sandbox], [environment])",
 		     "unknown section, named once at its line");
-	expect_error("[filesystem]\nro = /a\n[network]\n",
-		     "t.profile:3: unknown section [network] (sections: "
-		     "[profile], [filesystem], [sandbox], [environment])",
+	expect_error("[filesystem]\nro = /a\n[networking]\n",
+		     "t.profile:3: unknown section [networking] (sections: "
+		     "[profile], [filesystem], [network], [sandbox], [environment])",
 		     "an empty unknown section is refused too");
 	expect_error("rw = /x\n",
 		     "t.profile:1: 'rw' is outside any section (put it under "
-		     "[profile], [filesystem], [sandbox] or [environment])",
+		     "[profile], [filesystem], [network], [sandbox] or [environment])",
 		     "a key before any section");
 	expect_error("[profile]\nname = x\n",
 		     "t.profile:2: unknown key 'name' in [profile] (keys: "

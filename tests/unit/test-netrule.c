@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests: network rules (sandbox/netrule.c), the [network]
+ * section of profiles, the network flags, net = all|none|rules and
+ * --print-profile's [network] section.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "expand.h"
+#include "netrule.h"
+#include "policy.h"
+#include "profile.h"
+#include "tap.h"
+
+#define ARGV(...) ((char *[]){ "corral", __VA_ARGS__, NULL })
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct vars vars;
+static struct profile_env env = { .vars = &vars };
+
+/* Valid rules: what each reads back as (netrule_format). */
+static const struct {
+	const char *text;
+	const char *back;
+	int family;
+	int prefix;
+	int lo, hi;
+} good[] = {
+	{ "443", "443", 0, 0, 443, 443 },
+	{ "0", "0", 0, 0, 0, 0 },
+	{ "65535", "65535", 0, 0, 65535, 65535 },
+	{ "8000-8099", "8000-8099", 0, 0, 8000, 8099 },
+	{ "*", "*", 0, 0, 0, 65535 },
+	{ "0-65535", "*", 0, 0, 0, 65535 },
+	{ "127.0.0.1:5432", "127.0.0.1:5432", 4, 32, 5432, 5432 },
+	{ "127.0.0.0/8:5432", "127.0.0.0/8:5432", 4, 8, 5432, 5432 },
+	{ "0.0.0.0/0:53", "0.0.0.0/0:53", 4, 0, 53, 53 },
+	{ "[::1]:8080", "[::1]:8080", 6, 128, 8080, 8080 },
+	{ "[fd00::/8]:443", "[fd00::/8]:443", 6, 8, 443, 443 },
+	{ "[::ffff:1.2.3.4]:80", "1.2.3.4:80", 4, 32, 80, 80 },
+	{ "[::ffff:10.0.0.0/104]:53", "10.0.0.0/8:53", 4, 8, 53, 53 },
+	{ "[::]:1-2", "[::]:1-2", 6, 128, 1, 2 },
+};
+
+/* Invalid rules: the exact reason given. */
+static const struct {
+	const char *text;
+	const char *why;
+} bad[] = {
+	{ "65536", "bad port '65536' (a port is 0 to 65535, a range "
+		   "LOW-HIGH, or * for all)" },
+	{ "-1", "bad port '-1' (a port is 0 to 65535, a range LOW-HIGH, "
+		"or * for all)" },
+	{ "080", "bad port '080' (a port is 0 to 65535, a range LOW-HIGH, "
+		 "or * for all)" },
+	{ "80-", "bad port '80-' (a port is 0 to 65535, a range LOW-HIGH, "
+		 "or * for all)" },
+	{ "9-8", "bad port range '9-8' (write the lower port first)" },
+	{ "1.2.3.4:", "no port (write ADDRESS:PORT, or PORT)" },
+	{ "1.2.3:80", "bad IPv4 address '1.2.3' (IPv6 goes in brackets: "
+		      "[::1]:80; host names are not resolved)" },
+	{ "example.org:443", "bad IPv4 address 'example.org' (IPv6 goes in "
+			     "brackets: [::1]:80; host names are not "
+			     "resolved)" },
+	{ "10.0.0.1/8:1", "'10.0.0.1/8' has bits set past the /8 prefix "
+			  "(write the network address)" },
+	{ "10.0.0.0/33:1", "bad prefix length '/33' (0 to 32)" },
+	{ "[::1/129]:1", "bad prefix length '/129' (0 to 128)" },
+	{ "::1:80", "'::1:80': an IPv6 address goes in brackets, e.g. "
+		    "[::1]:8080" },
+	{ "[::1]", "'[::1]': expected [IPV6]:PORT, e.g. [::1]:8080" },
+	{ "[1.2.3.4]:80", "bad IPv6 address '1.2.3.4'" },
+};
+
+static void test_parse(void)
+{
+	for (size_t i = 0; i < N_ELEMS(good); i++) {
+		struct policy_net_rule r;
+		char why[256] = "", back[96];
+		int rc = netrule_parse(good[i].text, CORRAL_NET_CONNECT_TCP,
+				       &r, why, sizeof(why));
+
+		TAP_OK(rc == 0 && r.family == good[i].family &&
+		       r.prefix_len == good[i].prefix &&
+		       r.port_lo == good[i].lo && r.port_hi == good[i].hi &&
+		       !strcmp(netrule_format(&r, back, sizeof(back)),
+			       good[i].back),
+		       "'%s' parses and reads back as '%s' (%s)", good[i].text,
+		       good[i].back, rc ? why : netrule_format(&r, back,
+							      sizeof(back)));
+	}
+	for (size_t i = 0; i < N_ELEMS(bad); i++) {
+		struct policy_net_rule r;
+		char why[256] = "";
+		int rc = netrule_parse(bad[i].text, CORRAL_NET_BIND_TCP, &r,
+				       why, sizeof(why));
+
+		TAP_OK(rc == -EINVAL && !strcmp(why, bad[i].why),
+		       "'%s' is refused: %s", bad[i].text, bad[i].why);
+		if (strcmp(why, bad[i].why))
+			printf("#   got: %s\n", why);
+	}
+}
+
+static void test_address_bytes(void)
+{
+	struct policy_net_rule r;
+	char why[128];
+	uint8_t v4[4], v6[16];
+
+	inet_pton(AF_INET, "10.0.0.0", v4);
+	inet_pton(AF_INET6, "fd00::", v6);
+	netrule_parse("[::ffff:10.0.0.0/104]:53", CORRAL_NET_CONNECT_UDP, &r,
+		      why, sizeof(why));
+	TAP_OK(!memcmp(r.addr, v4, 4) && !r.addr[4] && !r.addr[15] &&
+	       r.op == CORRAL_NET_CONNECT_UDP,
+	       "a mapped prefix is stored as the IPv4 address, network order");
+	netrule_parse("[fd00::/8]:1", CORRAL_NET_BIND_UDP, &r, why,
+		      sizeof(why));
+	TAP_OK(!memcmp(r.addr, v6, 16), "an IPv6 prefix is stored whole");
+}
+
+static void test_resolvers(void)
+{
+	char path[] = "/tmp/test-netrule-resolv.XXXXXX", addrs[3][48];
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	size_t n;
+
+	if (!f) {
+		TAP_OK(0, "mkstemp %s", path);
+		return;
+	}
+	fputs("# comment\nsearch example.org\nnameserver 10.0.0.53\n"
+	      "nameserver fe80::1%eth0\nnameserver bogus\n"
+	      "nameserver 192.168.1.1\nnameserver 9.9.9.9\n", f);
+	fclose(f);
+	n = netrule_resolvers(path, addrs, 3);
+	TAP_OK(n == 3 && !strcmp(addrs[0], "10.0.0.53") &&
+	       !strcmp(addrs[1], "[fe80::1]") &&
+	       !strcmp(addrs[2], "192.168.1.1"),
+	       "resolvers: the first three valid nameservers, zone ids cut");
+	unlink(path);
+	n = netrule_resolvers(path, addrs, 3);
+	TAP_OK(n == 2 && !strcmp(addrs[0], "127.0.0.1") &&
+	       !strcmp(addrs[1], "[::1]"),
+	       "resolvers: glibc's defaults when resolv.conf lists none");
+}
+
+struct parsed {
+	struct policy policy;
+	struct profile_result result;
+	int r;
+};
+
+static struct parsed parse_text(const char *text)
+{
+	struct parsed p = { 0 };
+
+	p.r = profile_load_buffer(&env, "t.profile", text, strlen(text),
+				  &p.policy, &p.result);
+	return p;
+}
+
+static void parsed_free(struct parsed *p)
+{
+	policy_free(&p->policy);
+	profile_result_free(&p->result);
+}
+
+static void expect_error(const char *text, const char *want,
+			 const char *name)
+{
+	struct parsed p = parse_text(text);
+	const char *got = p.result.n_errors ? p.result.errors[0] : "none";
+
+	TAP_OK(p.r == -EINVAL && !strcmp(got, want), "%s", name);
+	if (strcmp(got, want))
+		printf("#   want: %s\n#   got:  %s\n", want, got);
+	parsed_free(&p);
+}
+
+static void test_profile(void)
+{
+	struct parsed p = parse_text("[network]\n"
+				     "connect-tcp = 443, 80\n"
+				     "    127.0.0.0/8:5432 ; a comment\n"
+				     "bind-udp = 0\n");
+
+	TAP_EQ(0, p.r, "[network] parses");
+	TAP_EQ(4, p.policy.n_net, "comma lists and continuation lines");
+	TAP_EQ(POLICY_NET_RULES, p.policy.net_mode, "a rule implies rules");
+	TAP_OK(!strcmp(p.policy.net_mode_origin, "implied by t.profile:2"),
+	       "the implied mode names the first rule (%s)",
+	       p.policy.net_mode_origin);
+	TAP_OK(!strcmp(p.policy.net_origin[2], "profile t.profile:3") &&
+	       p.policy.net[2].port_lo == 5432 &&
+	       p.policy.net[3].op == CORRAL_NET_BIND_UDP,
+	       "each rule keeps its line and op");
+	parsed_free(&p);
+
+	p = parse_text("[filesystem]\nro = /usr\n");
+	TAP_EQ(POLICY_NET_ALL, policy_net_mode(&p.policy),
+	       "no network rule anywhere: net = all");
+	parsed_free(&p);
+
+	p = parse_text("[network]\nnet = none\n");
+	TAP_OK(policy_net_mode(&p.policy) == POLICY_NET_NONE && !p.policy.n_net,
+	       "net = none");
+	parsed_free(&p);
+
+	p = parse_text("[network]\nconnect-tcp = 1\nnet = all\n");
+	TAP_EQ(POLICY_NET_ALL, policy_net_mode(&p.policy),
+	       "a later net = all replaces the implied rules");
+	parsed_free(&p);
+
+	expect_error("[network]\nconnect-tcp = 443\nbind-tcp = 70000\n",
+		     "t.profile:3: bind-tcp: bad port '70000' (a port is 0 to "
+		     "65535, a range LOW-HIGH, or * for all)",
+		     "a bad port is an error on its line");
+	expect_error("[network]\nconnect-udp = 1.2.3.4:53,\n  fe80::1:53\n",
+		     "t.profile:3: connect-udp: 'fe80::1:53': an IPv6 address "
+		     "goes in brackets, e.g. [::1]:8080",
+		     "a bad address on a continuation line names that line");
+	expect_error("[network]\nnet = some\n",
+		     "t.profile:2: bad value 'some' for net (use all, none or "
+		     "rules)", "a bad net value");
+	expect_error("[network]\nconnect-sctp = 1\n",
+		     "t.profile:2: unknown key 'connect-sctp' in [network] "
+		     "(keys: net, connect-tcp, bind-tcp, connect-udp, "
+		     "bind-udp)", "an unknown key lists the keys");
+	expect_error("[networks]\nnet = none\n",
+		     "t.profile:1: unknown section [networks] (sections: "
+		     "[profile], [filesystem], [network], [sandbox], "
+		     "[environment])",
+		     "an unknown section lists [network]");
+	expect_error("[network]\nconnect-tcp = ,\n",
+		     "t.profile:2: connect-tcp: no rule (write a port, e.g. 443)",
+		     "an empty list");
+}
+
+static void test_too_many(void)
+{
+	char text[4096] = "[network]\n";
+	struct parsed p;
+	char want[160];
+
+	for (int i = 0; i <= POLICY_MAX_NET_RULES; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "connect-tcp = %d\n", i + 1);
+	p = parse_text(text);
+	snprintf(want, sizeof(want), "t.profile:%d: connect-tcp: more than "
+		 "%d network rules (use port ranges or prefixes)",
+		 POLICY_MAX_NET_RULES + 2, POLICY_MAX_NET_RULES);
+	TAP_OK(p.r == -EINVAL && p.result.n_errors &&
+	       !strcmp(p.result.errors[0], want),
+	       "rule %d is refused on its line", POLICY_MAX_NET_RULES + 1);
+	parsed_free(&p);
+}
+
+static void test_flags(void)
+{
+	struct corral_opts o;
+	struct profile_result res = { 0 };
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out;
+
+	TAP_EQ(0, cli_parse(8, ARGV("--connect-tcp", "443,[::1]:80",
+				    "--bind-udp", "0", "--net=none", "--",
+				    "x"), &o, stdout),
+	       "network flags parse");
+	TAP_OK(o.policy.n_net == 3 && o.policy.net_mode == POLICY_NET_NONE,
+	       "--net=none after rules sets none");
+	cli_free(&o);
+
+	TAP_EQ(-EINVAL, cli_parse(4, ARGV("--bind-tcp", "1.2.3.4", "--",
+					  "x"), &o, stdout),
+	       "--bind-tcp 1.2.3.4 (no port) is refused");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, cli_parse(3, ARGV("--net=open", "--", "x"), &o,
+				  stdout), "--net=open is refused");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, cli_parse(4, ARGV("status", "--connect-tcp", "1"),
+				  &o, stdout),
+	       "a subcommand takes no network rules");
+	cli_free(&o);
+
+	cli_parse(6, ARGV("--connect-tcp", "22", "--print-profile",
+			  "--bind-tcp", "127.0.0.1:8080-8081"), &o, stdout);
+	TAP_EQ(0, cli_load_profiles(&o, &env, &res), "flags merge");
+	out = open_memstream(&text, &size);
+	profile_print(out, &o.policy, &res);
+	fclose(out);
+	TAP_OK(strstr(text, "\n[network]\n"
+			    "net = rules                              ; implied by --connect-tcp on the command line\n"
+			    "connect-tcp = 22                         ; --connect-tcp on the command line\n"
+			    "bind-tcp = 127.0.0.1:8080-8081           ; --bind-tcp on the command line\n") != NULL,
+	       "--print-profile shows [network] with origins");
+	if (!strstr(text, "[network]"))
+		printf("# %s", text);
+	{
+		struct parsed q = parse_text(text);
+
+		TAP_OK(q.r == 0 && q.policy.n_net == 2 &&
+		       !memcmp(q.policy.net, o.policy.net,
+			       2 * sizeof(*q.policy.net)) &&
+		       q.policy.net_mode == POLICY_NET_RULES,
+		       "and reads back as the same rules");
+		parsed_free(&q);
+	}
+	free(text);
+	cli_free(&o);
+	profile_result_free(&res);
+}
+
+int main(void)
+{
+	vars_set(&vars, VAR_HOME, "/home/u");
+	vars_set(&vars, VAR_CWD, "/home/u/proj");
+	vars_fill_defaults(&vars);
+	test_parse();
+	test_address_bytes();
+	test_resolvers();
+	test_profile();
+	test_too_many();
+	test_flags();
+	vars_free(&vars);
+	return tap_done();
+}
