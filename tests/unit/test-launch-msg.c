@@ -200,6 +200,51 @@ static void test_unknown_bits(int dir)
 	refused(&m, sizeof(m), &dir, 1, "rules", "too many rules");
 }
 
+/* One network rule as netrule.c makes it: connect-tcp 127.0.0.0/8:5432. */
+static void good_net(struct launch_msg *m)
+{
+	good_msg(m);
+	m->net_mode = POLICY_NET_RULES;
+	m->n_net = 1;
+	m->net[0].op = CORRAL_NET_CONNECT_TCP;
+	m->net[0].family = 4;
+	m->net[0].prefix_len = 8;
+	m->net[0].addr[0] = 127;
+	m->net[0].port_lo = m->net[0].port_hi = 5432;
+}
+
+static void test_net_fields(int dir)
+{
+	struct launch_request req;
+	struct launch_msg m;
+	int leaked;
+
+	good_net(&m);
+	TAP_EQ(0, exchange(&m, sizeof(m), &dir, 1, &req, &leaked),
+	       "a network rule as the parser makes it is accepted (%s)", why);
+	good_net(&m);
+	m.net_mode = POLICY_NET_RULES + 1;
+	refused(&m, sizeof(m), &dir, 1, "network", "an unknown net mode");
+	good_net(&m);
+	m.n_net = POLICY_MAX_NET_RULES + 1;
+	refused(&m, sizeof(m), &dir, 1, "network", "too many network rules");
+	good_net(&m);
+	m.net[0].op = CORRAL_NET_CONNECT_TCP | CORRAL_NET_BIND_UDP;
+	refused(&m, sizeof(m), &dir, 1, "network", "a rule with two ops");
+	good_net(&m);
+	m.net[0].op = 0x10;
+	refused(&m, sizeof(m), &dir, 1, "network", "an unknown op");
+	good_net(&m);
+	m.net[0].family = 5;
+	refused(&m, sizeof(m), &dir, 1, "network", "address family 5");
+	good_net(&m);
+	m.net[0].prefix_len = 33;
+	refused(&m, sizeof(m), &dir, 1, "network", "an IPv4 prefix of 33 bits");
+	good_net(&m);
+	m.net[0].port_lo = 6000;
+	refused(&m, sizeof(m), &dir, 1, "network", "a port range 6000-5432");
+}
+
 static void test_fields(int dir)
 {
 	struct launch_msg m;
@@ -241,6 +286,7 @@ static void test_fields(int dir)
 	good_msg(&m);
 	m.n_unset = LAUNCH_MAX_UNSET + 1;
 	refused(&m, sizeof(m), &dir, 1, "unset", "too many unsets");
+	test_net_fields(dir);
 }
 
 static void test_fd_counts(int dir)
