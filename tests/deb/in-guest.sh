@@ -51,7 +51,8 @@ snapshot() {
 			/usr/share/corral /usr/share/doc/corral /usr/share/man/man1 \
 			/usr/share/man/man5 /usr/share/man/man8 \
 			/usr/share/bash-completion /usr/share/zsh /usr/share/fish \
-			-xdev 2>/dev/null
+			-xdev \( -path /var/lib/dpkg -o -path /var/lib/apt \) \
+			-prune -o -print 2>/dev/null
 		find "$pins" 2>/dev/null
 	} | grep -Ev '^/var/lib/(dpkg|apt|ucf|man-db)(/|$)|^/etc/(group|gshadow|passwd|shadow|subuid|subgid)-$|^/etc/ld\.so\.cache$' |
 		LC_ALL=C sort
