@@ -72,6 +72,9 @@ mkdir "/home/$user/proj" && echo inside >"/home/$user/proj/inside" &&
 	chown -R "$user:$user" "/home/$user" || bail "cannot make $user's files"
 step "snapshot of the file system"
 before=$(snapshot)
+# the package's paths that exist already (/usr/bin, ...): they stay
+preexisting=$(dpkg-deb -c "$deb" | awk '{ print $NF }' | sed -e 's|^\.||' -e 's|/$||' |
+	while IFS= read -r f; do [ -e "${f:-/}" ] && echo "${f:-/}"; done)
 step "apt-get install"
 
 # ---- install --------------------------------------------------------------
@@ -161,14 +164,15 @@ files=$(dpkg -L corral) || bail "dpkg -L corral failed"
 check "apt-get purge corral" apt-get purge -y corral
 left=
 while IFS= read -r f; do
+	[ "$f" = /. ] && f=/
 	[ -e "$f" ] || [ -L "$f" ] || continue
-	# a directory other packages use (/usr/bin, ...) stays, and was there before
-	if [ -d "$f" ] && [ ! -L "$f" ] && grep -qxF "$f" <<<"$before"; then
-		continue
-	fi
-	left+="$f"$'\n'
+	grep -qxF "$f" <<<"$preexisting" || left+="$f"$'\n'
 done <<<"$files"
-is "$left" "" "no file of 'dpkg -L corral' is left"
+if [ -z "$left" ]; then
+	ok "no file of 'dpkg -L corral' is left ($(wc -l <<<"$files") paths)"
+else
+	not_ok "no file of 'dpkg -L corral' is left" "left behind:" "$left"
+fi
 is "$(getent group corral)" "" "no group corral"
 check "no $pins" test ! -e "$pins"
 is "$(dpkg-statoverride --list "$launcher")" "" "no statoverride for $launcher"
