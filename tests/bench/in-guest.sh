@@ -188,7 +188,7 @@ v_detached() { set_attached 0; "$OB" open $MS $SAMPLES "${PATHS[@]}" | open_keys
 
 if only a; then
 	say "(a) unsandboxed open+close, attached vs detached"
-	series a 4 10 attached detached
+	series a 4 8 attached detached
 	set_attached 1
 	for d in $DEPTHS; do
 		at=$(get a attached "d$d") de=$(get a detached "d$d") r=$(ratio "$at" "$de")
@@ -206,7 +206,7 @@ v_landlock() { ll_run --ro "$TOP" -- "$OB" open $MS $SAMPLES "${PATHS[@]}" | ope
 
 if only b; then
 	say "(b) open+close at depth $DEPTHS: unsandboxed, corral, landlock"
-	series b 4 12 none corral landlock
+	series b 4 10 none corral landlock
 	for d in $DEPTHS; do
 		n=$(get b none "d$d") c=$(get b corral "d$d") l=$(get b landlock "d$d")
 		r=$(ratio "$c" "$n")
@@ -241,7 +241,7 @@ v_miss_landlock() { fresh && echo "miss $(ll_run --ro "$TOP" -- "$OB" miss "$F" 
 
 if only c; then
 	say "(c) miss path at depth 64"
-	series c 4 12 miss_none miss_corral miss_landlock
+	series c 4 8 miss_none miss_corral miss_landlock
 	n=$(get c miss_none miss) c=$(get c miss_corral miss) l=$(get c miss_landlock miss)
 	r=$(ratio "$c" "$l")
 	hit=
@@ -310,7 +310,7 @@ if only e; then
 	mkdir -p "$W/empty"
 	v_big() { "$OB" launch $NL $CORRAL_BPF --rx "$H" --ro "$W/big" -- "$PROBE" pid | launch_key; }
 	v_empty() { "$OB" launch $NL $CORRAL_BPF --rx "$H" --ro "$W/empty" -- "$PROBE" pid | launch_key; }
-	series e 4 12 big empty
+	series e 4 8 big empty
 	bg=$(get e big launch) em=$(get e empty launch) r=$(ratio "$bg" "$em")
 	if le 0.9 "$r" && le "$r" 1.1; then ok=true; else ok=false; fi
 	row "(e) launch with --ro on $NFILES files / on an empty dir" \
