@@ -86,23 +86,34 @@ int engine_bpf_open(struct bpf_engine *e)
 	return 0;
 }
 
-/* Network policies of domains that were never entered (aborted). */
-static void reclaim_dead_net(struct bpf_engine *e)
+/*
+ * The keys of @map (keyed by domain id) whose domain no longer exists.
+ * Deleting while iterating restarts the iteration, so collect first.
+ */
+static __u64 *dead_domains_in(const struct bpf_engine *e, int map, size_t *n)
 {
-	__u64 key, next, *dead = NULL;
+	__u64 key, next, *prev = NULL, *dead = NULL;
 	struct corral_domain dom;
-	size_t n_dead = 0;
-	void *prev = NULL;
 
-	while (!bpf_map_get_next_key(e->net_policy, prev, &next)) {
+	*n = 0;
+	while (!bpf_map_get_next_key(map, prev, &next)) {
 		key = next;
 		prev = &key;
 		if (!bpf_map_lookup_elem(e->domains, &key, &dom))
 			continue;
-		dead = xrealloc(dead, n_dead + 1, sizeof(*dead));
-		dead[n_dead++] = key;
+		dead = xrealloc(dead, *n + 1, sizeof(*dead));
+		dead[(*n)++] = key;
 	}
-	for (size_t i = 0; i < n_dead; i++)
+	return dead;
+}
+
+/* Network policies of domains that were never entered (aborted). */
+static void reclaim_dead_net(struct bpf_engine *e)
+{
+	size_t n;
+	__u64 *dead = dead_domains_in(e, e->net_policy, &n);
+
+	for (size_t i = 0; i < n; i++)
 		bpf_map_delete_elem(e->net_policy, &dead[i]);
 	free(dead);
 }
@@ -145,21 +156,13 @@ static int open_index(int *index, int *nrules)
 static void reclaim_dead_index(struct bpf_engine *e)
 {
 	_cleanup_close_ int index = -1, nrules = -1;
-	__u64 key, next, *prev = NULL, *dead = NULL;
-	struct corral_domain dom;
-	size_t n_dead = 0;
+	__u64 *dead;
+	size_t n;
 
 	if (open_index(&index, &nrules) < 0)
 		return;
-	while (!bpf_map_get_next_key(nrules, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (!bpf_map_lookup_elem(e->domains, &key, &dom))
-			continue;
-		dead = xrealloc(dead, n_dead + 1, sizeof(*dead));
-		dead[n_dead++] = key;
-	}
-	for (size_t i = 0; i < n_dead; i++)
+	dead = dead_domains_in(e, nrules, &n);
+	for (size_t i = 0; i < n; i++)
 		drop_domain_index(dead[i], e->rules, index, nrules);
 	free(dead);
 }
