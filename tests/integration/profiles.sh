@@ -212,6 +212,12 @@ if have python3 python3 "python3: a script reads the project and writes its resu
 		"[Errno 13] Permission denied: '$O/py'" "$O/py"
 fi
 
+# A port no profile allows, served (accept and close) outside the sandbox
+# from here on: each network client's case connecting there must fail with
+# the error the client prints for a refused connect.
+DENIED=$((20000 + RANDOM % 20000))
+net_serve "$DENIED" || not_ok "a loopback listener on port $DENIED"
+
 # ---- pip --------------------------------------------------------------------
 section "pip"
 
@@ -232,7 +238,8 @@ EOF
 }
 if have pip3 python3-pip "pip: installs a local wheel into the project" \
 	"pip: cannot read ~/.ssh/id_rsa (pip hash)" \
-	"pip: cannot write its log outside the project"; then
+	"pip: cannot write its log outside the project" \
+	"pip: cannot download from a port its profile does not allow"; then
 	WHEEL=$P/hello-1.0-py3-none-any.whl
 	make_wheel "$WHEEL"
 	try pip pip3 install --no-index --no-deps --no-cache-dir -q \
@@ -248,6 +255,10 @@ if have pip3 python3-pip "pip: installs a local wheel into the project" \
 	try pip pip3 --log "$O/pip.log" hash data.csv
 	refused "pip: cannot write its log outside the project" \
 		"Permission denied: '$O/pip.log'" "$O/pip.log"
+	try pip pip3 download --no-deps --retries 0 --timeout 5 -d "$P/dl" \
+		"http://127.0.0.1:$DENIED/demo-1.0.tar.gz"
+	refused "pip: cannot download from a port its profile does not allow" \
+		"[Errno 13] Permission denied"
 fi
 
 # ---- node and npm -----------------------------------------------------------
@@ -292,7 +303,8 @@ EOF
 echo 'module.exports = 42;' >"$P/pkg/index.js"
 if have npm npm "npm: npm pack makes a tarball in the project" \
 	"npm: a package script cannot read ~/.ssh/id_rsa" \
-	"npm: a package script cannot write outside the project"; then
+	"npm: a package script cannot write outside the project" \
+	"npm: cannot reach a registry on a port its profile does not allow"; then
 	cd "$P/pkg" || exit 1
 	try npm npm pack --offline --silent
 	[ -f demo-pkg-1.0.0.tgz ] || out="$out (no demo-pkg-1.0.0.tgz)" rc=1
@@ -302,6 +314,10 @@ if have npm npm "npm: npm pack makes a tarball in the project" \
 		"id_rsa: Permission denied"
 	refused "npm: a package script cannot write outside the project" \
 		"$O/npm: Permission denied" "$O/npm"
+	try npm npm view --fetch-retries=0 \
+		--registry "http://127.0.0.1:$DENIED/" demo-pkg
+	refused "npm: cannot reach a registry on a port its profile does not allow" \
+		"connect EACCES 127.0.0.1:$DENIED"
 	cd "$P" || exit 1
 fi
 
@@ -350,7 +366,8 @@ section "git"
 
 if have git git "git: init, add and commit in the project" \
 	"git: cannot read ~/.ssh/id_rsa" \
-	"git: cannot clone outside the project"; then
+	"git: cannot clone outside the project" \
+	"git: cannot fetch from a port its profile does not allow"; then
 	rc=0 out=
 	for cmd in "init -q" "add hello.c Makefile" "commit -qm first" \
 		"log --oneline"; do
@@ -363,17 +380,17 @@ if have git git "git: init, add and commit in the project" \
 	try git git clone -q "$P" "$O/clone"
 	refused "git: cannot clone outside the project" "Permission denied" \
 		"$O/clone"
+	try git git ls-remote "http://127.0.0.1:$DENIED/repo.git"
+	refused "git: cannot fetch from a port its profile does not allow" \
+		"Failed to connect to 127.0.0.1 port $DENIED"
 fi
 
 # ---- curl and wget (from a loopback HTTP server) ----------------------------
 section "curl, wget"
 
 echo "served over loopback" >"$W/file.txt"
-# Port 80, which the curl and wget profiles allow; DENIED serves too (an
-# accept-and-close listener) but no profile allows it.
+# Port 80, which the curl and wget profiles allow (DENIED: above).
 PORT=80
-DENIED=$((20000 + RANDOM % 20000))
-net_serve "$DENIED" || not_ok "a loopback listener on port $DENIED"
 ( cd "$W" && exec python3 -m http.server --bind 127.0.0.1 "$PORT" ) \
 	>/dev/null 2>&1 &
 SERVER=$!
