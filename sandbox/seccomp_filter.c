@@ -59,16 +59,17 @@ static const unsigned long denied_ioctls[] = {
 	TIOCLINUX,              /* virtual console: pastes selections too */
 };
 
-static int deny_call(scmp_filter_ctx ctx, const struct denied_call *c)
+int seccomp_rule_by_name(scmp_filter_ctx ctx, uint32_t action,
+			 const char *name)
 {
-	int nr = seccomp_syscall_resolve_name(c->name);
+	int nr = seccomp_syscall_resolve_name(name);
 	int r;
 
 	if (nr == __NR_SCMP_ERROR)
 		return 0;       /* not on this architecture */
-	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+	r = seccomp_rule_add(ctx, action, nr, 0);
 	if (r < 0)
-		return error_errno(r, "seccomp: denying %s", c->name);
+		return error_errno(r, "seccomp: adding a rule for %s", name);
 	return 0;
 }
 
@@ -101,16 +102,29 @@ static int deny_personality_changes(scmp_filter_ctx ctx)
 	return 0;
 }
 
-static int deny_ioctl(scmp_filter_ctx ctx, unsigned long cmd)
+int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
+		       unsigned long cmd)
 {
 	/* The command is an int in the kernel: compare the low 32 bits. */
-	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+	int r = seccomp_rule_add(ctx, action, SCMP_SYS(ioctl), 1,
 				 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 					 cmd));
 
 	if (r < 0)
-		return error_errno(r, "seccomp: denying ioctl 0x%lx", cmd);
+		return error_errno(r, "seccomp: adding a rule for ioctl 0x%lx",
+				   cmd);
 	return 0;
+}
+
+int seccomp_load_and_release(scmp_filter_ctx ctx, int r, const char *what)
+{
+	if (!r) {
+		r = seccomp_load(ctx);
+		if (r < 0)
+			error_errno(r, "seccomp: loading the %s filter", what);
+	}
+	seccomp_release(ctx);
+	return r;
 }
 
 int seccomp_install_sandbox(void)
@@ -121,17 +135,13 @@ int seccomp_install_sandbox(void)
 	if (!ctx)
 		return error_errno(ENOMEM, "seccomp: creating the filter");
 	for (size_t i = 0; !r && i < sizeof(denied) / sizeof(*denied); i++)
-		r = deny_call(ctx, &denied[i]);
+		r = seccomp_rule_by_name(ctx, SCMP_ACT_ERRNO(EPERM),
+					 denied[i].name);
 	for (size_t i = 0; !r && i < sizeof(denied_ioctls) /
 					 sizeof(*denied_ioctls); i++)
-		r = deny_ioctl(ctx, denied_ioctls[i]);
+		r = seccomp_rule_ioctl(ctx, SCMP_ACT_ERRNO(EPERM),
+				       denied_ioctls[i]);
 	if (!r)
 		r = deny_personality_changes(ctx);
-	if (!r) {
-		r = seccomp_load(ctx);
-		if (r < 0)
-			error_errno(r, "seccomp: loading the sandbox filter");
-	}
-	seccomp_release(ctx);
-	return r;
+	return seccomp_load_and_release(ctx, r, "sandbox");
 }

@@ -38,31 +38,6 @@ static const char *const allowed[] = {
 	"exit", "exit_group", "rt_sigreturn",
 };
 
-static int allow_call(scmp_filter_ctx ctx, const char *name)
-{
-	int nr = seccomp_syscall_resolve_name(name);
-	int r;
-
-	if (nr == __NR_SCMP_ERROR)
-		return 0;       /* not on this architecture */
-	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
-	if (r < 0)
-		return error_errno(r, "seccomp: allowing %s", name);
-	return 0;
-}
-
-/* stdio asks whether stdout is a terminal (TCGETS); nothing else. */
-static int allow_isatty(scmp_filter_ctx ctx)
-{
-	int r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
-				 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
-					 TCGETS));
-
-	if (r < 0)
-		return error_errno(r, "seccomp: allowing ioctl TCGETS");
-	return 0;
-}
-
 int seccomp_install_parser(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
@@ -71,14 +46,9 @@ int seccomp_install_parser(void)
 	if (!ctx)
 		return error_errno(ENOMEM, "seccomp: creating the filter");
 	for (size_t i = 0; !r && i < sizeof(allowed) / sizeof(*allowed); i++)
-		r = allow_call(ctx, allowed[i]);
+		r = seccomp_rule_by_name(ctx, SCMP_ACT_ALLOW, allowed[i]);
+	/* stdio asks whether stdout is a terminal (TCGETS); nothing else. */
 	if (!r)
-		r = allow_isatty(ctx);
-	if (!r) {
-		r = seccomp_load(ctx);
-		if (r < 0)
-			error_errno(r, "seccomp: loading the parser filter");
-	}
-	seccomp_release(ctx);
-	return r;
+		r = seccomp_rule_ioctl(ctx, SCMP_ACT_ALLOW, TCGETS);
+	return seccomp_load_and_release(ctx, r, "parser");
 }
