@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 4
+#define CORRAL_ABI_VERSION 5
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -46,13 +46,29 @@ enum corral_access {
  * builds keys itself: it registers an O_PATH fd and the BPF side derives
  * the key (see struct corral_register).
  *
- * Example: `--rw /home/u/proj` in domain 0x5eed...  becomes
- *   { .domain = 0x5eed..., .ino = 1312, .dev = 0x00800003, .generation = 77 }
+ * (s_dev, i_ino, i_generation) names one file only where the filesystem
+ * keeps inode numbers unique and stable: ext2/3/4, xfs, f2fs and tmpfs.
+ * Elsewhere it does not: an overlayfs over two filesystems without xino
+ * gives a directory and a file the same triple (seen: ~ and ~/.bashrc,
+ * so a rule on the file granted reads in the directory), and btrfs
+ * subvolumes repeat inode numbers under one s_dev.  There the key also
+ * holds the address of the in-memory inode, as Landlock's rules do; it
+ * is 0 on the filesystems above, so their rules survive the inode being
+ * evicted and read back.  Cost of the address: if such an inode is
+ * evicted (no open file, cwd or cached child pins it, and memory is
+ * short), its rule stops matching and access is denied (fail closed);
+ * an address reused by another inode matches only if that inode also
+ * has the same i_ino and i_generation.
+ *
+ * Example: `--rw /home/u/proj` (ext4) in domain 0x5eed...  becomes
+ *   { .domain = 0x5eed..., .ino = 1312, .inode = 0, .dev = 0x00800003,
+ *     .generation = 77 }
  *   -> { .access = READ|READDIR|WRITE|TRUNCATE|IOCTL|CREATE|REMOVE|REFER }
  */
 struct corral_rule_key {
 	__u64 domain;     /* domain id, random, never 0 */
 	__u64 ino;        /* inode->i_ino */
+	__u64 inode;      /* the inode's address, or 0 (see above) */
 	__u32 dev;        /* inode->i_sb->s_dev, kernel encoding */
 	__u32 generation; /* inode->i_generation */
 };
@@ -264,7 +280,7 @@ struct corral_info {
 #define CORRAL_MAX_DEPTH   512
 
 #ifndef __bpf__
-_Static_assert(sizeof(struct corral_rule_key) == 24, "rule key layout");
+_Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 24, "domain layout");

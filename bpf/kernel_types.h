@@ -21,6 +21,7 @@ typedef __u32 dev_t;
 struct super_block {
 	dev_t s_dev;
 	unsigned long s_flags;
+	unsigned long s_magic;
 };
 
 struct inode {

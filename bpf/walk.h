@@ -10,12 +10,29 @@
 #include "maps.h"
 #include <bpf/bpf_core_read.h>
 
+/* Filesystems whose (s_dev, i_ino, i_generation) names one file for
+ * good; see struct corral_rule_key for why the others need more. */
+#define EXT4_SUPER_MAGIC  0xEF53
+#define XFS_SUPER_MAGIC   0x58465342
+#define F2FS_SUPER_MAGIC  0xF2F52010
+#define TMPFS_MAGIC       0x01021994
+
+static __always_inline int stable_inode_numbers(unsigned long magic)
+{
+	return magic == EXT4_SUPER_MAGIC || magic == XFS_SUPER_MAGIC ||
+	       magic == F2FS_SUPER_MAGIC || magic == TMPFS_MAGIC;
+}
+
 static __always_inline void rule_key(struct corral_rule_key *key,
 				     __u64 domain, struct inode *inode)
 {
+	struct super_block *sb = BPF_CORE_READ(inode, i_sb);
+
 	key->domain = domain;
 	key->ino = BPF_CORE_READ(inode, i_ino);
-	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	key->inode = stable_inode_numbers(BPF_CORE_READ(sb, s_magic)) ?
+		     0 : (__u64)inode;
+	key->dev = BPF_CORE_READ(sb, s_dev);
 	key->generation = BPF_CORE_READ(inode, i_generation);
 }
 

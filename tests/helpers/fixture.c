@@ -6,6 +6,9 @@
  *   fixture rm DIR               rm -rf DIR
  *   fixture bind SRC DST         mount --bind SRC DST
  *   fixture umount DIR           umount DIR (lazily if busy)
+ *   fixture inocollide DIR       make DIR/d<n>/ and DIR/f<m> whose st_ino
+ *                                are equal, print "DIR/d<n> DIR/f<m>";
+ *                                exit 3 when none was found
  *
  * Why: in the TCG guest every dynamic rm/cp/mount costs ~100 ms and the
  * differential suite resets its tree a hundred times; this costs ~10 ms.
@@ -17,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +168,61 @@ static int copy_tree(const char *src, const char *dst)
 	return r;
 }
 
+/*
+ * On an overlayfs whose layers are different filesystems and without
+ * xino, a directory's inode number comes from a global counter
+ * (get_next_ino) and a file's from its layer's filesystem: the two meet.
+ * Both sequences only grow, so make whichever is behind until they are
+ * equal or give up.
+ */
+#define INOCOLLIDE_TRIES 200000
+
+static int make_entry(const char *dir, char kind, int n, char *path,
+		      size_t size, ino_t *ino)
+{
+	struct stat st;
+	int fd;
+
+	snprintf(path, size, "%s/%c%d", dir, kind, n);
+	if (kind == 'd') {
+		if (mkdir(path, 0755) < 0)
+			return fail("cannot make directory", path);
+	} else {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return fail("cannot create", path);
+		close(fd);
+	}
+	if (stat(path, &st) < 0)
+		return fail("cannot stat", path);
+	*ino = st.st_ino;
+	return 0;
+}
+
+static int inocollide(const char *dir)
+{
+	char dpath[PATH_MAX], fpath[PATH_MAX];
+	ino_t dino = 0, fino = 0;
+	int i;
+
+	if (make_entry(dir, 'd', 0, dpath, sizeof(dpath), &dino) ||
+	    make_entry(dir, 'f', 0, fpath, sizeof(fpath), &fino))
+		return 1;
+	for (i = 1; i < INOCOLLIDE_TRIES && dino != fino; i++) {
+		if (fino < dino ?
+		    make_entry(dir, 'f', i, fpath, sizeof(fpath), &fino) :
+		    make_entry(dir, 'd', i, dpath, sizeof(dpath), &dino))
+			return 1;
+	}
+	if (dino != fino) {
+		fprintf(stderr, "fixture: no inode number collision in %s after %d entries\n",
+			dir, i);
+		return 3;
+	}
+	printf("%s %s\n", dpath, fpath);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -182,6 +241,8 @@ int main(int argc, char **argv)
 			return fail("cannot unmount", argv[2]) ? 1 : 0;
 		return 0;
 	}
-	fprintf(stderr, "usage: fixture reset TEMPLATE DIR | rm DIR | bind SRC DST | umount DIR\n");
+	if (!strcmp(cmd, "inocollide") && argc == 3)
+		return inocollide(argv[2]);
+	fprintf(stderr, "usage: fixture reset TEMPLATE DIR | rm DIR | bind SRC DST | umount DIR | inocollide DIR\n");
 	return 2;
 }

@@ -165,6 +165,29 @@ else
 		"needs root (as a user they fail with EPERM anyway)"
 fi
 
+# ---- inode identity -----------------------------------------------------------
+
+# A rule names one inode.  On an overlayfs over two filesystems (the guest's
+# root: 9p under a tmpfs upper, no xino) a directory and a file can carry
+# the same i_ino, s_dev and i_generation; a rule on the file must not grant
+# anything beneath the directory.  Regression test: corral read ~/secret
+# under the shell profile because ~/.bashrc and ~ had one inode number.
+make_tmp COLLIDE inocollide /var/tmp || skip_all "cannot make a temp dir"
+if [ "$(stat -f -c %T "$COLLIDE" 2>/dev/null)" != overlayfs ] ||
+   [ ! -x "$FIXTURE" ]; then
+	skip "a file rule grants nothing under a directory with its inode number" \
+		"needs an overlayfs temp dir (have $(stat -f -c %T "$COLLIDE")) and the fixture helper"
+elif ! read -r CDIR CFILE < <("$FIXTURE" inocollide "$COLLIDE"); then
+	skip "a file rule grants nothing under a directory with its inode number" \
+		"no inode number collision could be made in $COLLIDE"
+else
+	echo secret >"$CDIR/secret" && echo shared >"$CFILE"
+	expect_probe corral \
+		"a file rule grants nothing under a directory with its inode number" \
+		"--ro $CFILE" "read $CFILE + read $CDIR/secret + readdir $CDIR" \
+		"OK EACCES EACCES"
+fi
+
 # ---- inheritance ----------------------------------------------------------
 
 t "a forked child carries the sandbox" \
