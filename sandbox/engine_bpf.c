@@ -13,6 +13,7 @@
 #include "engine_bpf.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -226,8 +227,15 @@ int engine_bpf_create_domain(struct bpf_engine *e)
 	return -EAGAIN;
 }
 
-int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
-			const char *path)
+/* "<path>: <what>: <strerror(-err)>", returning err. */
+static int rule_error(int fd, int err, const char *what)
+{
+	char buf[PATH_MAX];
+
+	return error_errno(err, "%s: %s", fd_name(fd, buf, sizeof(buf)), what);
+}
+
+int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access)
 {
 	struct corral_register reg = {
 		.domain = e->domain,
@@ -237,25 +245,27 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 	struct stat st;
 
 	if (bpf_map_update_elem(e->task_register, &e->pidfd, &reg, BPF_ANY) < 0)
-		return error_errno(errno, "%s: preparing its rule", path);
+		return rule_error(fd, -errno, "preparing its rule");
 	/* The inode_getattr hook turns this fstat into the rule. */
 	if (fstat(fd, &st) < 0)
-		return error_errno(errno, "%s: fstat to register its rule", path);
+		return rule_error(fd, -errno, "fstat to register its rule");
 	if (!S_ISDIR(st.st_mode))
 		e->file_rules = true;
 	if (bpf_map_lookup_elem(e->task_register, &e->pidfd, &reg) < 0)
-		return error_errno(errno, "%s: reading its rule back", path);
+		return rule_error(fd, -errno, "reading its rule back");
 	if (reg.status == CORRAL_REGISTER_DONE)
 		return 0;
 	if (reg.status == CORRAL_REGISTER_PENDING) {
+		char buf[PATH_MAX];
+
 		warn_msg("%s: the BPF programs did not register the rule "
 			 "(is corral's inode_getattr hook attached? see "
-			 "'corral status')", path);
+			 "'corral status')", fd_name(fd, buf, sizeof(buf)));
 		return -ENOLINK;
 	}
-	return error_errno(reg.status, "%s: registering its rule%s", path,
-			   reg.status == -ENOSPC ? " (the rules map is full)"
-						 : "");
+	return rule_error(fd, reg.status, reg.status == -ENOSPC ?
+			  "registering its rule (the rules map is full)" :
+			  "registering its rule");
 }
 
 /* A policy rule as the BPF side matches it: address and mask words. */

@@ -43,8 +43,7 @@ struct bpf_engine {
 /* Needs CAP_BPF effective.  Each returns 0 or -errno after a message. */
 int engine_bpf_open(struct bpf_engine *engine);
 int engine_bpf_create_domain(struct bpf_engine *engine);
-int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access,
-			const char *path);
+int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access);
 /*
  * Writes the domain's network rules (net = rules|none) and marks its
  * tasks as network-confined; net = all writes nothing.  In an audit

@@ -12,6 +12,7 @@
 #include "engine_landlock.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <linux/landlock.h>
 #include <stdio.h>
@@ -128,13 +129,14 @@ static int add_rule(int ruleset, const struct opened_rule *rule, int abi)
 		.allowed_access = to_landlock(rule->access, abi),
 		.parent_fd = rule->fd,
 	};
+	char buf[PATH_MAX];
 
 	if (!beneath.allowed_access)
 		return 0;       /* nothing this ABI can grant */
 	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
 		    &beneath, 0) < 0)
 		return error_errno(errno, "%s: adding its Landlock rule",
-				   rule->path);
+				   fd_name(rule->fd, buf, sizeof(buf)));
 	return 0;
 }
 

@@ -35,20 +35,6 @@
 #include "seccomp_filter.h"
 #include "util.h"
 
-/* The path behind a rule fd, for messages only ("?" if unknown). */
-static char *fd_path(int fd)
-{
-	char link[64], target[PATH_MAX];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n < 0)
-		return xstrdup("?");
-	target[n] = '\0';
-	return xstrdup(target);
-}
-
 /*
  * Is the bpf engine usable by this process?  Returns 1, or 0 with the
  * reason in @why.  On 1, capabilities are already reduced to CAP_BPF.
@@ -139,7 +125,8 @@ static _Noreturn void watch_finish(struct watch *w,
 				   int status)
 {
 	const char *base = req->msg.learn_base;
-	char *name;
+	char buf[PATH_MAX];
+	const char *name;
 	FILE *out;
 	size_t n;
 
@@ -148,7 +135,7 @@ static _Noreturn void watch_finish(struct watch *w,
 		log_finish(&w->printer);
 		exit(status);
 	}
-	name = fd_path(req->learn_fd);
+	name = fd_name(req->learn_fd, buf, sizeof(buf));
 	if (ftruncate(req->learn_fd, 0) < 0)
 		die_errno("%s: emptying the learn output", name);
 	out = fdopen(steal_fd(&req->learn_fd), "w");
@@ -197,8 +184,8 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	engine.audit = learning(req);
 	engine.task_flags = req->msg.task_flags;
 	for (size_t i = 0; i < n; i++)
-		if (engine_bpf_add_rule(&engine, rules[i].fd, rules[i].access,
-					rules[i].path) < 0)
+		if (engine_bpf_add_rule(&engine, rules[i].fd,
+					rules[i].access) < 0)
 			goto fail;
 	if (engine_bpf_set_network(&engine, net) < 0)
 		goto fail;
@@ -282,7 +269,6 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	for (size_t i = 0; i < n; i++) {
 		rules[i].fd = req->rule_fds[i];
 		rules[i].access = req->msg.access[i];
-		rules[i].path = fd_path(rules[i].fd);
 	}
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)
@@ -301,8 +287,6 @@ void launch(struct launch_request *req, char **argv, char **envp)
 			die("could not set up the Landlock sandbox; the command "
 			    "was not run");
 	}
-	for (size_t i = 0; i < n; i++)
-		free((char *)rules[i].path);
 	launch_request_close(req);
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "

@@ -32,7 +32,6 @@ struct policy_rule {
 struct opened_rule {
 	int fd;
 	uint32_t access;   /* file rights only if fd is not a directory */
-	const char *path;
 };
 
 /*

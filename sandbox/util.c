@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,4 +105,17 @@ char *xstrdup(const char *s)
 	if (!p)
 		die("out of memory copying a %zu-byte string", strlen(s));
 	return p;
+}
+
+const char *fd_name(int fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = size > 1 ? readlink(link, buf, size - 1) : -1;
+	if (n < 0)
+		return size >= 2 ? strcpy(buf, "?") : "?";
+	buf[n] = '\0';
+	return buf;
 }
