@@ -44,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oplist.h"
+
 #ifndef MFD_CLOEXEC
 #define MFD_CLOEXEC 0x0001U
 #endif
@@ -54,10 +56,6 @@
 #define TIOCGPTPEER _IO('T', 0x41)
 #endif
 
-#define INFO_LEN 400
-
-typedef int op_fn(int op, char **arg, char *info);
-
 extern char **environ;
 
 /*
@@ -65,42 +63,6 @@ extern char **environ;
  * as the victim, so this buffer has the same address in both processes.
  */
 static volatile char victim_mark[16] = "intact";
-
-/* ---- errno names --------------------------------------------------- */
-
-static const char *errno_name(int e, char *buf, size_t len)
-{
-	static const struct {
-		int e;
-		const char *name;
-	} names[] = {
-		{ EACCES, "EACCES" },	{ EPERM, "EPERM" },
-		{ EXDEV, "EXDEV" },	{ ENOENT, "ENOENT" },
-		{ EEXIST, "EEXIST" },	{ EINVAL, "EINVAL" },
-		{ EBADF, "EBADF" },	{ ENOEXEC, "ENOEXEC" },
-		{ EBUSY, "EBUSY" },	{ ENOTTY, "ENOTTY" },
-		{ ETIMEDOUT, "ETIMEDOUT" }, { ENOSYS, "ENOSYS" },
-		{ EFAULT, "EFAULT" },	{ ENXIO, "ENXIO" },
-		{ EIO, "EIO" },		{ ESRCH, "ESRCH" },
-		{ ECONNREFUSED, "ECONNREFUSED" }, { EAGAIN, "EAGAIN" },
-		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ENOTDIR, "ENOTDIR" },
-		{ ELOOP, "ELOOP" },	{ ENOMEM, "ENOMEM" },
-		{ ENOTCONN, "ENOTCONN" }, { ENOTSOCK, "ENOTSOCK" },
-		{ EROFS, "EROFS" },	{ ETXTBSY, "ETXTBSY" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].e == e)
-			return names[i].name;
-	snprintf(buf, len, "E%d", e);
-	return buf;
-}
-
-static int err(void)
-{
-	return errno ? errno : EIO;
-}
 
 static pid_t pid_arg(const char *s)
 {
@@ -881,12 +843,7 @@ static int op_misc(int op, char **arg, char *info)
 
 /* ---- table and driver ------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	int nargs;
-	op_fn *fn;
-	int op;
-} ops[] = {
+static const struct op ops[] = {
 	{ "read", 1, op_file, OP_READ },
 	{ "write", 1, op_file, OP_WRITE },
 	{ "touch", 1, op_file, OP_TOUCH },
@@ -926,82 +883,16 @@ static const struct {
 	{ "sleep", 1, op_misc, OP_SLEEP },
 };
 
-#define N_OPS ((int)(sizeof(ops) / sizeof(ops[0])))
-
-static int usage(const char *msg, const char *what)
-{
-	int i;
-
-	fprintf(stderr, "escape: %s%s%s\nusage: escape OP ARGS [+ OP ARGS ...]"
-		"\n       escape pty-run CMD [ARGS...]\nops:",
-		msg, what ? ": " : "", what ? what : "");
-	for (i = 0; i < N_OPS; i++)
-		fprintf(stderr, " %s/%d", ops[i].name, ops[i].nargs);
-	fputc('\n', stderr);
-	return 2;
-}
-
-static int find_op(const char *name)
-{
-	int i;
-
-	for (i = 0; i < N_OPS; i++)
-		if (strcmp(ops[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
-/* Check the whole command line first, so a typo runs nothing. */
-static int validate(int argc, char **argv)
-{
-	int i = 1, k, n;
-
-	while (i < argc) {
-		k = find_op(argv[i]);
-		if (k < 0)
-			return usage("unknown operation", argv[i]);
-		for (n = 0; i + 1 + n < argc && strcmp(argv[i + 1 + n], "+"); n++)
-			;
-		if (n != ops[k].nargs)
-			return usage("wrong number of arguments for", argv[i]);
-		i += 1 + n;
-		if (i < argc && ++i == argc)
-			return usage("trailing '+'", NULL);
-	}
-	return 0;
-}
-
-static void run_one(int k, char **arg)
-{
-	char info[INFO_LEN] = "", ebuf[16];
-	int e, j;
-
-	errno = 0;
-	e = ops[k].fn(ops[k].op, arg, info);
-	printf("%s", ops[k].name);
-	for (j = 0; j < ops[k].nargs; j++)
-		printf(" %s", arg[j]);
-	if (e)
-		printf(": %s\n", errno_name(e, ebuf, sizeof(ebuf)));
-	else
-		printf(": %s\n", info[0] ? info : "OK");
-	fflush(stdout);
-}
+static const struct oplist list =
+	OPLIST("escape", "       escape pty-run CMD [ARGS...]\n", ops);
 
 int main(int argc, char **argv)
 {
-	int i, k;
-
-	if (argc < 2)
-		return usage("no operation", NULL);
-	if (strcmp(argv[1], "pty-run") == 0)
-		return argc < 3 ? usage("pty-run needs a command", NULL) :
-		       pty_run(argv + 2);
-	if (validate(argc, argv))
-		return 2;
-	for (i = 1; i < argc; i += 1 + ops[k].nargs + 1) {
-		k = find_op(argv[i]);
-		run_one(k, argv + i + 1);
+	if (argc > 1 && strcmp(argv[1], "pty-run") == 0) {
+		if (argc < 3)
+			return oplist_usage(&list, "pty-run needs a command",
+					    NULL);
+		return pty_run(argv + 2);
 	}
-	return 0;
+	return oplist_main(&list, argc, argv);
 }

@@ -52,41 +52,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oplist.h"
+
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
 #endif
 #ifndef MSG_FASTOPEN
 #define MSG_FASTOPEN 0x20000000
 #endif
-
-static const char *errno_name(int e, char *buf, size_t len)
-{
-	static const struct {
-		int e;
-		const char *name;
-	} names[] = {
-		{ EACCES, "EACCES" }, { EPERM, "EPERM" }, { EINVAL, "EINVAL" },
-		{ ECONNREFUSED, "ECONNREFUSED" },
-		{ EAFNOSUPPORT, "EAFNOSUPPORT" },
-		{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
-		{ EADDRINUSE, "EADDRINUSE" }, { EADDRNOTAVAIL, "EADDRNOTAVAIL" },
-		{ ENOTCONN, "ENOTCONN" }, { EISCONN, "EISCONN" },
-		{ EINPROGRESS, "EINPROGRESS" }, { ENETUNREACH, "ENETUNREACH" },
-		{ ENOSYS, "ENOSYS" }, { ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
-		{ ENOENT, "ENOENT" }, { EALREADY, "EALREADY" },
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].e == e)
-			return names[i].name;
-	snprintf(buf, len, "E%d", e);
-	return buf;
-}
-
-static int err(void)
-{
-	return errno ? errno : EIO;
-}
 
 /* ADDR PORT into @ss; returns the family, or 0 on a bad address. */
 static int sockaddr_of(const char *addr, const char *port,
@@ -300,16 +273,6 @@ static int exec_connect(char **a)
 	return child_status(pid);
 }
 
-static int make_socket(int family, int type, int proto)
-{
-	int fd = socket(family, type | SOCK_CLOEXEC, proto);
-
-	if (fd < 0)
-		return err();
-	close(fd);
-	return 0;
-}
-
 static int bench(char **a)
 {
 	struct sockaddr_storage ss;
@@ -379,105 +342,127 @@ static void serve(int argc, char **argv)
 	}
 }
 
-/* One op at @argv; returns how many words it used, or -1 on a usage error. */
-static int run_op(char **argv, int argc, int *result)
+/* ---- table and driver ----------------------------------------------- */
+
+enum { OP_CONNECT_TCP, OP_CONNECT_MPTCP, OP_FASTOPEN, OP_BIND_TCP,
+	OP_BIND_UDP, OP_CONNECT_UDP, OP_SENDTO_UDP, OP_UNSPEC_CONNECT,
+	OP_UNSPEC_SENDTO, OP_URING_CONNECT };
+
+/* ADDR PORT ops: the socket made for the address, what is done with it */
+static int op_sock(int op, char **arg, char *info)
 {
-	const char *op = argv[0];
-	char **a = argv + 1;
-	int n = argc - 1;
+	static const struct {
+		int type, proto;
+		int (*fn)(int fd, struct sockaddr *sa, socklen_t len);
+	} sock[] = {
+		[OP_CONNECT_TCP] = { SOCK_STREAM, 0, do_connect },
+		[OP_CONNECT_MPTCP] = { SOCK_STREAM, IPPROTO_MPTCP, do_connect },
+		[OP_FASTOPEN] = { SOCK_STREAM, 0, do_fastopen },
+		[OP_BIND_TCP] = { SOCK_STREAM, 0, do_bind },
+		[OP_BIND_UDP] = { SOCK_DGRAM, 0, do_bind },
+		[OP_CONNECT_UDP] = { SOCK_DGRAM, 0, do_connect },
+		[OP_SENDTO_UDP] = { SOCK_DGRAM, 0, do_sendto },
+		[OP_UNSPEC_CONNECT] = { SOCK_STREAM, 0, do_unspec_connect },
+		[OP_UNSPEC_SENDTO] = { SOCK_DGRAM, 0, do_unspec_sendto },
+		[OP_URING_CONNECT] = { SOCK_STREAM, 0, uring_connect },
+	};
 
-#define NEED(k) do { if (n < (k)) return -1; } while (0)
-	if (!strcmp(op, "connect-tcp")) {
-		NEED(2); *result = with_socket(a, SOCK_STREAM, 0, do_connect);
-		return 3;
-	}
-	if (!strcmp(op, "connect-mptcp")) {
-		NEED(2);
-		*result = with_socket(a, SOCK_STREAM, IPPROTO_MPTCP, do_connect);
-		return 3;
-	}
-	if (!strcmp(op, "fastopen")) {
-		NEED(2); *result = with_socket(a, SOCK_STREAM, 0, do_fastopen);
-		return 3;
-	}
-	if (!strcmp(op, "bind-tcp")) {
-		NEED(2); *result = with_socket(a, SOCK_STREAM, 0, do_bind);
-		return 3;
-	}
-	if (!strcmp(op, "bind-udp")) {
-		NEED(2); *result = with_socket(a, SOCK_DGRAM, 0, do_bind);
-		return 3;
-	}
-	if (!strcmp(op, "connect-udp")) {
-		NEED(2); *result = with_socket(a, SOCK_DGRAM, 0, do_connect);
-		return 3;
-	}
-	if (!strcmp(op, "sendto-udp")) {
-		NEED(2); *result = with_socket(a, SOCK_DGRAM, 0, do_sendto);
-		return 3;
-	}
-	if (!strcmp(op, "unspec-connect")) {
-		NEED(2);
-		*result = with_socket(a, SOCK_STREAM, 0, do_unspec_connect);
-		return 3;
-	}
-	if (!strcmp(op, "unspec-bind")) {
-		NEED(1); *result = unspec_bind(a[0]);
-		return 2;
-	}
-	if (!strcmp(op, "unspec-sendto")) {
-		NEED(2);
-		*result = with_socket(a, SOCK_DGRAM, 0, do_unspec_sendto);
-		return 3;
-	}
-	if (!strcmp(op, "reconnect")) {
-		NEED(3); *result = reconnect(a);
-		return 4;
-	}
-	if (!strcmp(op, "uring-connect")) {
-		NEED(2);
-		*result = with_socket(a, SOCK_STREAM, 0, uring_connect);
-		return 3;
-	}
-	if (!strcmp(op, "fork-connect")) {
-		NEED(2); *result = fork_connect(a);
-		return 3;
-	}
-	if (!strcmp(op, "exec-connect")) {
-		NEED(2); *result = exec_connect(a);
-		return 3;
-	}
-	if (!strcmp(op, "listen")) {
-		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-		*result = fd < 0 ? err() : listen(fd, 1) < 0 ? err() : 0;
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
-	if (!strcmp(op, "raw")) {
-		*result = make_socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
-		return 1;
-	}
-	if (!strcmp(op, "packet")) {
-		*result = make_socket(AF_PACKET, SOCK_RAW, 0);
-		return 1;
-	}
-	if (!strcmp(op, "sctp")) {
-		*result = make_socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
-		return 1;
-	}
-	if (!strcmp(op, "ping")) {
-		*result = make_socket(AF_INET, SOCK_DGRAM, IPPROTO_ICMP);
-		return 1;
-	}
-#undef NEED
-	return -1;
+	(void)info;
+	return with_socket(arg, sock[op].type, sock[op].proto, sock[op].fn);
 }
 
+enum { OP_RAW, OP_PACKET, OP_SCTP, OP_PING };
+
+/* make a socket of the kind (then close it) */
+static int op_make(int op, char **arg, char *info)
+{
+	static const int kind[][3] = {
+		[OP_RAW] = { AF_INET, SOCK_RAW, IPPROTO_ICMP },
+		[OP_PACKET] = { AF_PACKET, SOCK_RAW, 0 },
+		[OP_SCTP] = { AF_INET, SOCK_STREAM, IPPROTO_SCTP },
+		[OP_PING] = { AF_INET, SOCK_DGRAM, IPPROTO_ICMP },
+	};
+	int fd = socket(kind[op][0], kind[op][1] | SOCK_CLOEXEC, kind[op][2]);
+
+	(void)arg;
+	(void)info;
+	if (fd < 0)
+		return err();
+	close(fd);
+	return 0;
+}
+
+/* listen(2) on an unbound socket: the kernel binds an ephemeral port */
+static int listen_unbound(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), r;
+
+	if (fd < 0)
+		return err();
+	r = listen(fd, 1) < 0 ? err() : 0;
+	close(fd);
+	return r;
+}
+
+enum { OP_UNSPEC_BIND, OP_RECONNECT, OP_FORK_CONNECT, OP_EXEC_CONNECT,
+	OP_LISTEN };
+
+static int op_other(int op, char **arg, char *info)
+{
+	(void)info;
+	switch (op) {
+	case OP_UNSPEC_BIND:
+		return unspec_bind(arg[0]);
+	case OP_RECONNECT:
+		return reconnect(arg);
+	case OP_FORK_CONNECT:
+		return fork_connect(arg);
+	case OP_EXEC_CONNECT:
+		return exec_connect(arg);
+	default:
+		return listen_unbound();
+	}
+}
+
+static const struct op ops[] = {
+	{ "connect-tcp", 2, op_sock, OP_CONNECT_TCP },
+	{ "connect-mptcp", 2, op_sock, OP_CONNECT_MPTCP },
+	{ "fastopen", 2, op_sock, OP_FASTOPEN },
+	{ "bind-tcp", 2, op_sock, OP_BIND_TCP },
+	{ "bind-udp", 2, op_sock, OP_BIND_UDP },
+	{ "connect-udp", 2, op_sock, OP_CONNECT_UDP },
+	{ "sendto-udp", 2, op_sock, OP_SENDTO_UDP },
+	{ "unspec-connect", 2, op_sock, OP_UNSPEC_CONNECT },
+	{ "unspec-bind", 1, op_other, OP_UNSPEC_BIND },
+	{ "unspec-sendto", 2, op_sock, OP_UNSPEC_SENDTO },
+	{ "reconnect", 3, op_other, OP_RECONNECT },
+	{ "uring-connect", 2, op_sock, OP_URING_CONNECT },
+	{ "fork-connect", 2, op_other, OP_FORK_CONNECT },
+	{ "exec-connect", 2, op_other, OP_EXEC_CONNECT },
+	{ "listen", 0, op_other, OP_LISTEN },
+	{ "raw", 0, op_make, OP_RAW },
+	{ "packet", 0, op_make, OP_PACKET },
+	{ "sctp", 0, op_make, OP_SCTP },
+	{ "ping", 0, op_make, OP_PING },
+};
+
+static const struct oplist list = OPLIST("netprobe", "", ops);
+
+static int bad_op(const char *word)
+{
+	fprintf(stderr, "netprobe: bad operation at '%s'\n", word);
+	return 2;
+}
+
+/*
+ * Not oplist_main: netprobe has always run each op as it came, so a bad
+ * one stops the line only after the ops before it ran and printed, and a
+ * trailing '+' passes.  Kept so that its output stays the same.
+ */
 int main(int argc, char **argv)
 {
-	int i = 1, status_mode = 0, last = 0;
+	const struct op *op;
+	int i = 1, status_mode = 0, last = 0, end, n, result;
 
 	if (argc == 5 && !strcmp(argv[1], "bench"))
 		return bench(argv + 2);
@@ -489,28 +474,21 @@ int main(int argc, char **argv)
 		status_mode = 1;   /* exec-connect: the result is the status */
 		i++;
 	}
-	while (i < argc) {
-		char buf[16];
-		int used, result = 0, end = i;
-
-		while (end < argc && strcmp(argv[end], "+"))
-			end++;
-		used = run_op(argv + i, end - i, &result);
-		if (used != end - i) {
-			fprintf(stderr, "netprobe: bad operation at '%s'\n",
-				argv[i]);
-			return 2;
-		}
-		if (!status_mode) {
-			printf("%s", argv[i]);
-			for (int k = i + 1; k < end; k++)
-				printf(" %s", argv[k]);
-			printf(": %s\n", result < 0 ? "CONNECTED" : result ?
-			       errno_name(result, buf, sizeof(buf)) : "OK");
-			fflush(stdout);
-		}
+	for (; i < argc; i = end + 1) {
+		end = oplist_end(argc, argv, i + 1);
+		n = end - i - 1;
+		op = oplist_find(&list, argv[i]);
+		if (!op || n < op->nargs)
+			return bad_op(argv[i]);
+		/* too many words: refused after the op ran, as ever */
+		result = op->fn(op->op, argv + i + 1, NULL);
+		if (n != op->nargs)
+			return bad_op(argv[i]);
+		/* result < 0: unspec-connect reached the address */
+		if (!status_mode)
+			oplist_print(op, argv + i + 1, result > 0 ? result : 0,
+				     result < 0 ? "CONNECTED" : "");
 		last = result < 0 ? 1 : result;
-		i = end + 1;
 	}
 	return status_mode ? last : 0;
 }

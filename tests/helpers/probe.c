@@ -31,50 +31,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oplist.h"
+
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
-#define MAX_ARGS 3
-#define INFO_LEN 64
-
-/* One operation: returns 0 or a positive errno; may fill info instead. */
-typedef int op_fn(int op, char **arg, char *info);
-
 extern char **environ;
-
-/* ---- errno names --------------------------------------------------- */
-
-static const char *errno_name(int e, char *buf, size_t len)
-{
-	static const struct {
-		int e;
-		const char *name;
-	} names[] = {
-		{ EACCES, "EACCES" },	{ EPERM, "EPERM" },
-		{ EXDEV, "EXDEV" },	{ ENOENT, "ENOENT" },
-		{ EEXIST, "EEXIST" },	{ ENOTEMPTY, "ENOTEMPTY" },
-		{ EISDIR, "EISDIR" },	{ ENOTDIR, "ENOTDIR" },
-		{ EINVAL, "EINVAL" },	{ EBADF, "EBADF" },
-		{ ELOOP, "ELOOP" },	{ ETXTBSY, "ETXTBSY" },
-		{ ENOEXEC, "ENOEXEC" }, { EROFS, "EROFS" },
-		{ EBUSY, "EBUSY" },	{ ENOTTY, "ENOTTY" },
-		{ ETIMEDOUT, "ETIMEDOUT" }, { ENOSYS, "ENOSYS" },
-		{ EMLINK, "EMLINK" },	{ ENAMETOOLONG, "ENAMETOOLONG" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].e == e)
-			return names[i].name;
-	snprintf(buf, len, "E%d", e);
-	return buf;
-}
-
-static int err(void)
-{
-	return errno ? errno : EIO;
-}
 
 /* ---- open-based operations ---------------------------------------- */
 
@@ -318,12 +281,7 @@ static int op_info(int op, char **arg, char *info)
 
 /* ---- table and driver ----------------------------------------------- */
 
-static const struct {
-	const char *name;
-	int nargs;
-	op_fn *fn;
-	int op;
-} ops[] = {
+static const struct op ops[] = {
 	{ "read", 1, op_open, OP_READ },
 	{ "write", 1, op_open, OP_WRITE },
 	{ "readdir", 1, op_open, OP_READDIR },
@@ -359,78 +317,9 @@ static const struct {
 	{ "children", 0, op_info, OP_CHILDREN },
 };
 
-#define N_OPS ((int)(sizeof(ops) / sizeof(ops[0])))
-
-static int usage(const char *msg, const char *what)
-{
-	int i;
-
-	fprintf(stderr, "probe: %s%s%s\nusage: probe OP ARGS [+ OP ARGS ...]\nops:",
-		msg, what ? ": " : "", what ? what : "");
-	for (i = 0; i < N_OPS; i++)
-		fprintf(stderr, " %s/%d", ops[i].name, ops[i].nargs);
-	fputc('\n', stderr);
-	return 2;
-}
-
-static int find_op(const char *name)
-{
-	int i;
-
-	for (i = 0; i < N_OPS; i++)
-		if (strcmp(ops[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
-/* Check the whole command line first, so a typo runs nothing. */
-static int validate(int argc, char **argv)
-{
-	int i = 1, k, n;
-
-	while (i < argc) {
-		k = find_op(argv[i]);
-		if (k < 0)
-			return usage("unknown operation", argv[i]);
-		for (n = 0; i + 1 + n < argc && strcmp(argv[i + 1 + n], "+"); n++)
-			;
-		if (n != ops[k].nargs)
-			return usage("wrong number of arguments for", argv[i]);
-		i += 1 + n;
-		if (i < argc && ++i == argc)
-			return usage("trailing '+'", NULL);
-	}
-	return 0;
-}
-
-static void run_one(int k, char **arg)
-{
-	char info[INFO_LEN] = "", ebuf[16];
-	int e, j;
-
-	errno = 0;
-	e = ops[k].fn(ops[k].op, arg, info);
-	printf("%s", ops[k].name);
-	for (j = 0; j < ops[k].nargs; j++)
-		printf(" %s", arg[j]);
-	if (info[0])
-		printf(": %s\n", info);
-	else
-		printf(": %s\n", e ? errno_name(e, ebuf, sizeof(ebuf)) : "OK");
-	fflush(stdout);
-}
+static const struct oplist list = OPLIST("probe", "", ops);
 
 int main(int argc, char **argv)
 {
-	int i, k;
-
-	if (argc < 2)
-		return usage("no operation", NULL);
-	if (validate(argc, argv))
-		return 2;
-	for (i = 1; i < argc; i += 1 + ops[k].nargs + 1) {
-		k = find_op(argv[i]);
-		run_one(k, argv + i + 1);
-	}
-	return 0;
+	return oplist_main(&list, argc, argv);
 }

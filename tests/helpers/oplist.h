@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oplist.h: what the guest helpers probe, escape and netprobe share: errno
+ * names and the "OP ARGS [+ OP ARGS ...]" command line, one result line
+ * "<op> <args>: RESULT" per operation.  netprobe has a driver of its own
+ * (see its main) and uses the table, oplist_find and oplist_print only.
+ *
+ * A header, not a .c file: each helper is built from its one source file
+ * into a static binary (Makefile.am, build.sh).  The functions are static
+ * inline because a helper uses only some of them, and an unused plain
+ * static function would fail the -Werror build.
+ */
+#ifndef CORRAL_TESTS_OPLIST_H
+#define CORRAL_TESTS_OPLIST_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* room for the value an op reports: escape's status line is the longest */
+#define INFO_LEN 400
+
+/* One operation: returns 0 or a positive errno; may fill info instead. */
+typedef int op_fn(int op, char **arg, char *info);
+
+struct op {
+	const char *name;
+	int nargs;
+	op_fn *fn;
+	int op;		/* which of fn's operations */
+};
+
+struct oplist {
+	const char *prog;
+	const char *usage;	/* more usage lines, each ending in '\n' */
+	const struct op *ops;
+	int n;
+};
+
+#define OPLIST(prog, usage, ops) { prog, usage, ops, ARRAY_SIZE(ops) }
+
+/*
+ * The names each helper knew, all together, so that none prints another
+ * name than it used to; E<num> for the rest.
+ */
+static inline const char *errno_name(int e, char *buf, size_t len)
+{
+	static const struct {
+		int e;
+		const char *name;
+	} names[] = {
+		{ EACCES, "EACCES" },	{ EPERM, "EPERM" },
+		{ EXDEV, "EXDEV" },	{ ENOENT, "ENOENT" },
+		{ EEXIST, "EEXIST" },	{ ENOTEMPTY, "ENOTEMPTY" },
+		{ EISDIR, "EISDIR" },	{ ENOTDIR, "ENOTDIR" },
+		{ EINVAL, "EINVAL" },	{ EBADF, "EBADF" },
+		{ ELOOP, "ELOOP" },	{ ETXTBSY, "ETXTBSY" },
+		{ ENOEXEC, "ENOEXEC" }, { EROFS, "EROFS" },
+		{ EBUSY, "EBUSY" },	{ ENOTTY, "ENOTTY" },
+		{ ETIMEDOUT, "ETIMEDOUT" }, { ENOSYS, "ENOSYS" },
+		{ EMLINK, "EMLINK" },	{ ENAMETOOLONG, "ENAMETOOLONG" },
+		{ EFAULT, "EFAULT" },	{ ENXIO, "ENXIO" },
+		{ EIO, "EIO" },		{ ESRCH, "ESRCH" },
+		{ EAGAIN, "EAGAIN" },	{ ENOMEM, "ENOMEM" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ENOTSOCK, "ENOTSOCK" },
+		{ ECONNREFUSED, "ECONNREFUSED" },
+		{ EAFNOSUPPORT, "EAFNOSUPPORT" },
+		{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+		{ ESOCKTNOSUPPORT, "ESOCKTNOSUPPORT" },
+		{ EADDRINUSE, "EADDRINUSE" },
+		{ EADDRNOTAVAIL, "EADDRNOTAVAIL" },
+		{ ENOTCONN, "ENOTCONN" }, { EISCONN, "EISCONN" },
+		{ EINPROGRESS, "EINPROGRESS" }, { EALREADY, "EALREADY" },
+		{ ENETUNREACH, "ENETUNREACH" },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	snprintf(buf, len, "E%d", e);
+	return buf;
+}
+
+/* errno after a failed call; EIO should a call fail without setting it */
+static inline int err(void)
+{
+	return errno ? errno : EIO;
+}
+
+static inline int oplist_usage(const struct oplist *l, const char *msg,
+			       const char *what)
+{
+	int i;
+
+	fprintf(stderr, "%s: %s%s%s\nusage: %s OP ARGS [+ OP ARGS ...]\n%sops:",
+		l->prog, msg, what ? ": " : "", what ? what : "", l->prog,
+		l->usage);
+	for (i = 0; i < l->n; i++)
+		fprintf(stderr, " %s/%d", l->ops[i].name, l->ops[i].nargs);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static inline const struct op *oplist_find(const struct oplist *l,
+					   const char *name)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->ops[i].name, name) == 0)
+			return &l->ops[i];
+	return NULL;
+}
+
+/* The end of the words from argv[i] on: the next "+", or argc. */
+static inline int oplist_end(int argc, char **argv, int i)
+{
+	while (i < argc && strcmp(argv[i], "+"))
+		i++;
+	return i;
+}
+
+/* Check the whole command line first, so a typo runs nothing. */
+static inline int oplist_validate(const struct oplist *l, int argc,
+				  char **argv)
+{
+	const struct op *op;
+	int i = 1, end;
+
+	while (i < argc) {
+		op = oplist_find(l, argv[i]);
+		if (!op)
+			return oplist_usage(l, "unknown operation", argv[i]);
+		end = oplist_end(argc, argv, i + 1);
+		if (end - i - 1 != op->nargs)
+			return oplist_usage(l, "wrong number of arguments for",
+					    argv[i]);
+		i = end;
+		if (i < argc && ++i == argc)
+			return oplist_usage(l, "trailing '+'", NULL);
+	}
+	return 0;
+}
+
+/* "<op> <args>: RESULT", RESULT the errno by name, else info, else OK */
+static inline void oplist_print(const struct op *op, char **arg, int e,
+				const char *info)
+{
+	char ebuf[16];
+	int j;
+
+	printf("%s", op->name);
+	for (j = 0; j < op->nargs; j++)
+		printf(" %s", arg[j]);
+	printf(": %s\n", e ? errno_name(e, ebuf, sizeof(ebuf)) :
+	       info[0] ? info : "OK");
+	fflush(stdout);
+}
+
+/* The whole command line, after the helper's own special cases. */
+static inline int oplist_main(const struct oplist *l, int argc, char **argv)
+{
+	char info[INFO_LEN];
+	const struct op *op;
+	int i, e;
+
+	if (argc < 2)
+		return oplist_usage(l, "no operation", NULL);
+	if (oplist_validate(l, argc, argv))
+		return 2;
+	for (i = 1; i < argc; i += 1 + op->nargs + 1) {
+		op = oplist_find(l, argv[i]);
+		info[0] = 0;
+		errno = 0;
+		e = op->fn(op->op, argv + i + 1, info);
+		oplist_print(op, argv + i + 1, e, info);
+	}
+	return 0;
+}
+
+#endif
