@@ -126,9 +126,12 @@ le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 us() { awk -v a="$1" 'BEGIN { printf "%.2f", a / 1000 }'; }
 ms() { awk -v a="$1" 'BEGIN { printf "%.1f", a / 1000000 }'; }
 
-# row TEST WHAT VALUE TARGET MET AGREE
+# row TEST WHAT VALUE TARGET MET AGREE: a series that did not converge
+# (AGREE "NO ...") decides nothing, met or missed: it says "inconclusive"
 row() {
-	printf '| %s | %s | %s | %s | %s | %s |\n' "$@" >>"$ROWS"
+	local met=$5
+	case $6 in NO*) met="inconclusive (no convergence)" ;; esac
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$met" "$6" >>"$ROWS"
 }
 # agree NAME VARIANT...: "yes (max d%)" or "NO (max d%)"
 agree() {
@@ -218,14 +221,18 @@ if only b; then
 	n64=$(get b none d64) c64=$(get b corral d64) l64=$(get b landlock d64)
 	oc1=$((c1 - n1)) oc64=$((c64 - n64)) ol64=$((l64 - n64)) ol1=$((l1 - n1))
 	r=$(ratio "$oc64" "$oc1")
-	if le "$oc64" 1000 || le "$r" 1.5; then flat=true; else flat=false; fi
+	# a negative overhead is noise larger than the overhead: no verdict
+	if [ "$oc1" -le 0 ] || [ "$oc64" -lt 0 ]; then flat="inconclusive (negative overhead)"
+	elif le "$oc64" 1000 || le "$r" 1.5; then flat=$(met true); else flat=$(met false); fi
 	row "(b) corral overhead flat: depth 64 vs depth 1" \
 		"overhead d1 $oc1 ns, d64 $oc64 ns" "$r×" "≤ 1.5× or d64 < 1 µs" \
-		"$(met $flat)" "$(agree b none corral)"
+		"$flat" "$(agree b none corral)"
 	r=$(ratio "$oc64" "$ol64")
 	row "(b) depth 64: corral overhead / landlock overhead" \
 		"corral $oc64 ns, landlock $ol64 ns (landlock d1: $ol1 ns)" "$r×" \
-		"≤ 0.2×" "$(met le "$r" 0.2)" "$(agree b none corral landlock)"
+		"≤ 0.2×" "$(if [ "$oc64" -lt 0 ] || [ "$ol64" -le 0 ]; then
+			echo "inconclusive (negative overhead)"; else met le "$r" 0.2; fi)" \
+		"$(agree b none corral landlock)"
 fi
 
 # ---- (c) the miss path: first access in a fresh directory at depth 64 ------
@@ -546,7 +553,9 @@ if only n; then
 		r=$(ratio "$((c - n))" "$((l - n))")
 		row "(n) connect+close overhead: corral rules / landlock" \
 			"corral +$((c - n)) ns, landlock $(us "$l") µs (+$((l - n)) ns)" "$r×" \
-			"≤ 1.5×" "$(met le "$r" 1.5)" "$(agree n net_none net_rules net_landlock)"
+			"≤ 1.5×" "$(if [ $((l - n)) -le 0 ] || [ $((c - n)) -lt 0 ]; then
+				echo "inconclusive (negative overhead)"; else met le "$r" 1.5; fi)" \
+			"$(agree n net_none net_rules net_landlock)"
 	else
 		note "(n): Landlock ABI $("$LL" --abi) has no network rights: no landlock column."
 	fi
