@@ -75,10 +75,14 @@ static __always_inline int deny_in_domain(__u32 hook)
 	return t ? report(t, NULL, NULL, 0, hook, -EPERM) : 0;
 }
 
-/* Pipes, sockets and anonymous inodes live on internal mounts: not paths. */
+/*
+ * Pipes, sockets and anonymous inodes live on internal mounts: not paths.
+ * @dentry is a BTF pointer the hook was given (or one field from it): a
+ * direct load, not a probe-read helper call, as on every hit below.
+ */
 static __always_inline int is_internal(struct dentry *dentry)
 {
-	return !!(BPF_CORE_READ(dentry, d_sb, s_flags) & SB_NOUSER);
+	return !!(dentry->d_sb->s_flags & SB_NOUSER);
 }
 
 /*
@@ -143,7 +147,7 @@ static __always_inline int check_path(struct corral_task *t,
  */
 static __always_inline int is_backing_file(struct file *file)
 {
-	fmode_t mode = BPF_CORE_READ(file, f_mode);
+	fmode_t mode = file->f_mode;
 
 	if (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 12, 0))
 		return !!(mode & (1u << 24));
@@ -152,10 +156,11 @@ static __always_inline int is_backing_file(struct file *file)
 	return 0;
 }
 
+/* @file is the hook's BTF pointer: direct loads, cheaper than probe reads */
 static __always_inline __u32 open_access(struct file *file)
 {
-	fmode_t mode = BPF_CORE_READ(file, f_mode);
-	umode_t imode = BPF_CORE_READ(file, f_inode, i_mode);
+	fmode_t mode = file->f_mode;
+	umode_t imode = file->f_inode->i_mode;
 	__u32 want = 0;
 
 	if (mode & FMODE_READ) {
@@ -165,7 +170,7 @@ static __always_inline __u32 open_access(struct file *file)
 	}
 	if (mode & FMODE_WRITE)
 		want |= CORRAL_ACCESS_WRITE;
-	if (BPF_CORE_READ(file, f_flags) & __FMODE_EXEC)
+	if (file->f_flags & __FMODE_EXEC)
 		want |= CORRAL_ACCESS_EXEC;
 	return want;
 }
