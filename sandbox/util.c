@@ -113,9 +113,9 @@ const char *fd_name(int fd, char *buf, size_t size)
 	ssize_t n;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = size > 1 ? readlink(link, buf, size - 1) : -1;
+	n = readlink(link, buf, size - 1);
 	if (n < 0)
-		return size >= 2 ? strcpy(buf, "?") : "?";
+		return strcpy(buf, "?");
 	buf[n] = '\0';
 	return buf;
 }

@@ -38,7 +38,7 @@ char *xstrdup(const char *s);
 
 /* The path behind @fd (through /proc/self/fd), for messages only: read
  * when a message needs it, not for every rule of every launch.  Returns
- * @buf, holding "?" if the path cannot be read. */
+ * @buf (of @size >= 2), holding "?" if the path cannot be read. */
 const char *fd_name(int fd, char *buf, size_t size);
 
 static inline void freep(void *p)

@@ -141,6 +141,16 @@ agree() {
 	if le "$d" 5; then echo "yes (${d}%)"; else echo "NO (${d}%)"; fi
 }
 met() { if "$@"; then echo "**met**"; else echo "**MISSED**"; fi; }
+# met_overhead NUM DEN TEST...: a ratio of overheads decides nothing when
+# one is negative (noise larger than the overhead), else as met TEST...
+met_overhead() {
+	if [ "$1" -lt 0 ] || [ "$2" -le 0 ]; then
+		echo "inconclusive (negative overhead)"
+		return
+	fi
+	shift 2
+	met "$@"
+}
 
 # ---- fixtures ------------------------------------------------------------
 
@@ -221,17 +231,14 @@ if only b; then
 	n64=$(get b none d64) c64=$(get b corral d64) l64=$(get b landlock d64)
 	oc1=$((c1 - n1)) oc64=$((c64 - n64)) ol64=$((l64 - n64)) ol1=$((l1 - n1))
 	r=$(ratio "$oc64" "$oc1")
-	# a negative overhead is noise larger than the overhead: no verdict
-	if [ "$oc1" -le 0 ] || [ "$oc64" -lt 0 ]; then flat="inconclusive (negative overhead)"
-	elif le "$oc64" 1000 || le "$r" 1.5; then flat=$(met true); else flat=$(met false); fi
+	flat() { le "$oc64" 1000 || le "$r" 1.5; }
 	row "(b) corral overhead flat: depth 64 vs depth 1" \
 		"overhead d1 $oc1 ns, d64 $oc64 ns" "$r×" "≤ 1.5× or d64 < 1 µs" \
-		"$flat" "$(agree b none corral)"
+		"$(met_overhead "$oc64" "$oc1" flat)" "$(agree b none corral)"
 	r=$(ratio "$oc64" "$ol64")
 	row "(b) depth 64: corral overhead / landlock overhead" \
 		"corral $oc64 ns, landlock $ol64 ns (landlock d1: $ol1 ns)" "$r×" \
-		"≤ 0.2×" "$(if [ "$oc64" -lt 0 ] || [ "$ol64" -le 0 ]; then
-			echo "inconclusive (negative overhead)"; else met le "$r" 0.2; fi)" \
+		"≤ 0.2×" "$(met_overhead "$oc64" "$ol64" le "$r" 0.2)" \
 		"$(agree b none corral landlock)"
 fi
 
@@ -553,8 +560,7 @@ if only n; then
 		r=$(ratio "$((c - n))" "$((l - n))")
 		row "(n) connect+close overhead: corral rules / landlock" \
 			"corral +$((c - n)) ns, landlock $(us "$l") µs (+$((l - n)) ns)" "$r×" \
-			"≤ 1.5×" "$(if [ $((l - n)) -le 0 ] || [ $((c - n)) -lt 0 ]; then
-				echo "inconclusive (negative overhead)"; else met le "$r" 1.5; fi)" \
+			"≤ 1.5×" "$(met_overhead $((c - n)) $((l - n)) le "$r" 1.5)" \
 			"$(agree n net_none net_rules net_landlock)"
 	else
 		note "(n): Landlock ABI $("$LL" --abi) has no network rights: no landlock column."
