@@ -37,6 +37,7 @@ struct bpf_engine {
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
 	bool file_rules;   /* some rule names a non-directory */
 	bool audit;        /* record what would be denied, deny nothing */
+	bool reclaimed;    /* reclaim_dead() already ran for this launch */
 	uint32_t task_flags; /* CORRAL_TASK_* from the profile's [sandbox] */
 };
 

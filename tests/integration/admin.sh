@@ -89,6 +89,26 @@ else
 	skip "without CAP_BPF corral exits 125" "setpriv not installed"
 fi
 
+# Rules left by a dead domain (a launcher killed between creating its
+# domain and entering it) are reclaimed when the map is full, not walked
+# on every launch: fill the rules map with a dead domain's rules, launch.
+OB=$CORRAL_HELPERS/openbench
+if [ -x "$OB" ]; then
+	wait_domains 0
+	filled=$("$OB" fill /sys/fs/bpf/corral/rules 0x5eed0000dead0001 2>&1)
+	out=$("$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" -- "$PROBE" read "$PROBE" 2>&1)
+	rc=$?
+	wait_domains 0
+	left=$("$OB" count /sys/fs/bpf/corral/rules 2>&1)
+	[ "$rc" = 0 ] && [[ $out == *"read $PROBE: OK"* ]] && [ "$left" = 0 ] &&
+		ok "a rules map filled by a dead domain is reclaimed at the next launch" ||
+		not_ok "a rules map filled by a dead domain is reclaimed at the next launch" \
+			"filled $filled; exit $rc: $out; rules left: $left"
+else
+	skip "a rules map filled by a dead domain is reclaimed at the next launch" \
+		"openbench not built"
+fi
+
 # Teardown with a live domain and --force, then set up again for others.
 "$CORRAL" --rx "$CORRAL_HELPERS" -- "$PROBE" sleep-read 3 /nonexistent \
 	>/dev/null &
