@@ -3,12 +3,16 @@
  * seccomp_filter.c - system calls no sandboxed command needs and an escape would.
  *
  * A deny list, not an allow list: the command is arbitrary software.
- * libseccomp resolves names per architecture (and adds the x32/i386 ABIs
- * of an x86-64 host, so a 32-bit entry point cannot dodge the list).
+ * libseccomp resolves names for the build's architecture; a system call
+ * of another ABI (i386, x32) fails the filter's architecture check and
+ * kills the process, so a 32-bit entry point cannot dodge the list.
+ *
+ * Used at build time only: seccomp-gen turns this into BPF once, and
+ * corral loads the result (seccomp_load.c).
  */
 #include "config.h"
 
-#include "seccomp_filter.h"
+#include "seccomp_rules.h"
 
 #include <errno.h>
 #include <seccomp.h>
@@ -102,6 +106,15 @@ static int deny_personality_changes(scmp_filter_ctx ctx)
 	return 0;
 }
 
+int seccomp_optimize(scmp_filter_ctx ctx)
+{
+	int r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+
+	if (r < 0)
+		return error_errno(r, "seccomp: asking for a binary tree");
+	return 0;
+}
+
 int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
 		       unsigned long cmd)
 {
@@ -116,24 +129,16 @@ int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
 	return 0;
 }
 
-int seccomp_load_and_release(scmp_filter_ctx ctx, int r, const char *what)
-{
-	if (!r) {
-		r = seccomp_load(ctx);
-		if (r < 0)
-			error_errno(r, "seccomp: loading the %s filter", what);
-	}
-	seccomp_release(ctx);
-	return r;
-}
-
-int seccomp_install_sandbox(void)
+scmp_filter_ctx seccomp_sandbox_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	int r = 0;
 
-	if (!ctx)
-		return error_errno(ENOMEM, "seccomp: creating the filter");
+	if (!ctx) {
+		error_errno(ENOMEM, "seccomp: creating the filter");
+		return NULL;
+	}
+	r = seccomp_optimize(ctx);
 	for (size_t i = 0; !r && i < sizeof(denied) / sizeof(*denied); i++)
 		r = seccomp_rule_by_name(ctx, SCMP_ACT_ERRNO(EPERM),
 					 denied[i].name);
@@ -143,5 +148,9 @@ int seccomp_install_sandbox(void)
 				       denied_ioctls[i]);
 	if (!r)
 		r = deny_personality_changes(ctx);
-	return seccomp_load_and_release(ctx, r, "sandbox");
+	if (r) {
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
 }

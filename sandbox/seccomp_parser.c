@@ -8,10 +8,12 @@
  * launcher then refuses to go on), so a hostile profile that took the
  * parser over can do nothing the user could not, and not even that
  * beyond opening files.
+ *
+ * Used at build time only, like seccomp_filter.c.
  */
 #include "config.h"
 
-#include "seccomp_filter.h"
+#include "seccomp_rules.h"
 
 #include <errno.h>
 #include <seccomp.h>
@@ -38,17 +40,24 @@ static const char *const allowed[] = {
 	"exit", "exit_group", "rt_sigreturn",
 };
 
-int seccomp_install_parser(void)
+scmp_filter_ctx seccomp_parser_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
 	int r = 0;
 
-	if (!ctx)
-		return error_errno(ENOMEM, "seccomp: creating the filter");
+	if (!ctx) {
+		error_errno(ENOMEM, "seccomp: creating the filter");
+		return NULL;
+	}
+	r = seccomp_optimize(ctx);
 	for (size_t i = 0; !r && i < sizeof(allowed) / sizeof(*allowed); i++)
 		r = seccomp_rule_by_name(ctx, SCMP_ACT_ALLOW, allowed[i]);
 	/* stdio asks whether stdout is a terminal (TCGETS); nothing else. */
 	if (!r)
 		r = seccomp_rule_ioctl(ctx, SCMP_ACT_ALLOW, TCGETS);
-	return seccomp_load_and_release(ctx, r, "parser");
+	if (r) {
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
 }

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * seccomp_load.c - installs the filters libseccomp built at build time
+ * (seccomp_filters.h, made by seccomp-gen).
+ */
+#include "config.h"
+
+#include "seccomp_filter.h"
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "seccomp_filters.h"
+#include "util.h"
+
+#define N_INSNS(a) (sizeof(a) / sizeof(*(a)))
+
+static int install(const struct sock_filter *filter, size_t n,
+		   const char *what)
+{
+	struct sock_fprog prog = {
+		.len = (unsigned short)n,
+		.filter = (struct sock_filter *)filter,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_errno(errno, "setting NO_NEW_PRIVS for the %s "
+				   "seccomp filter", what);
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		return error_errno(errno, "seccomp: loading the %s filter",
+				   what);
+	return 0;
+}
+
+int seccomp_install_sandbox(void)
+{
+	return install(corral_sandbox_filter, N_INSNS(corral_sandbox_filter),
+		       "sandbox");
+}
+
+int seccomp_install_parser(void)
+{
+	return install(corral_parser_filter, N_INSNS(corral_parser_filter),
+		       "parser");
+}
