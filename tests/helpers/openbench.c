@@ -253,19 +253,38 @@ static long sys_bpf(int cmd, union bpf_attr *attr)
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
-static int obj_get(const char *dir, const char *name)
+static int pin_open(const char *path)
 {
 	union bpf_attr a;
-	char p[4096];
 	int fd;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
 	memset(&a, 0, sizeof(a));
-	a.pathname = (uint64_t)(uintptr_t)p;
+	a.pathname = (uint64_t)(uintptr_t)path;
 	fd = (int)sys_bpf(BPF_OBJ_GET, &a);
 	if (fd < 0)
-		die("bpf obj get", p);
+		die("bpf obj get", path);
 	return fd;
+}
+
+static int obj_get(const char *dir, const char *name)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return pin_open(p);
+}
+
+static void map_info(int fd, struct bpf_map_info *info, const char *what)
+{
+	union bpf_attr a;
+
+	memset(info, 0, sizeof(*info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = fd;
+	a.info.info_len = sizeof(*info);
+	a.info.info = (uint64_t)(uintptr_t)info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0)
+		die("bpf obj info", what);
 }
 
 static int map_lookup(int map, const void *key, void *value)
@@ -329,7 +348,6 @@ static int count_dir(const char *path, const struct stat *st, int flag,
 
 static int marks(const char *pindir, char **dirs, int n)
 {
-	union bpf_attr a;
 	struct bpf_map_info info;
 	uint32_t zero = 0;
 	int topo, i;
@@ -337,13 +355,7 @@ static int marks(const char *pindir, char **dirs, int n)
 	marks_fd = obj_get(pindir, "marks");
 	domains_fd = obj_get(pindir, "domains");
 	topo = obj_get(pindir, "topology");
-	memset(&info, 0, sizeof(info));
-	memset(&a, 0, sizeof(a));
-	a.info.bpf_fd = marks_fd;
-	a.info.info_len = sizeof(info);
-	a.info.info = (uint64_t)(uintptr_t)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0)
-		die("map info", "marks");
+	map_info(marks_fd, &info, "marks");
 	if (info.value_size != sizeof(struct mark)) {
 		fprintf(stderr, "openbench: marks value is %u bytes, expected %zu "
 			"(struct mark changed in bpf/maps.h?)\n",
@@ -368,11 +380,7 @@ static int count(char **pins, int n)
 	int i, fd;
 
 	for (i = 0; i < n; i++) {
-		memset(&a, 0, sizeof(a));
-		a.pathname = (uint64_t)(uintptr_t)pins[i];
-		fd = (int)sys_bpf(BPF_OBJ_GET, &a);
-		if (fd < 0)
-			die("bpf obj get", pins[i]);
+		fd = pin_open(pins[i]);
 		entries = 0;
 		memset(&a, 0, sizeof(a));
 		a.map_fd = fd;
@@ -459,20 +467,9 @@ static int fill(const char *pin, uint64_t domain)
 	union bpf_attr a;
 	uint8_t key[512] = { 0 }, value[4096] = { 0 };
 	unsigned long n;
-	int fd;
+	int fd = pin_open(pin);
 
-	memset(&a, 0, sizeof(a));
-	a.pathname = (uint64_t)(uintptr_t)pin;
-	fd = (int)sys_bpf(BPF_OBJ_GET, &a);
-	if (fd < 0)
-		die("bpf obj get", pin);
-	memset(&info, 0, sizeof(info));
-	memset(&a, 0, sizeof(a));
-	a.info.bpf_fd = fd;
-	a.info.info_len = sizeof(info);
-	a.info.info = (uint64_t)(uintptr_t)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) < 0)
-		die("bpf obj info", pin);
+	map_info(fd, &info, pin);
 	if (info.key_size < 12 || info.key_size > sizeof(key) ||
 	    info.value_size > sizeof(value)) {
 		errno = EINVAL;
