@@ -320,10 +320,11 @@ if only d; then
 		"$W/d.dat" >>"$NOTES"
 	r=$(ratio "$c" "${b:-0}")
 	row "(d) launch: corral --rx /usr -- true / bwrap --ro-bind / / true" \
-		"true $(ms "$t") ms, corral $(ms "$c") ms, bwrap $(ms "${b:-0}") ms, firejail $(ms "${f:-0}") ms" \
+		"CPU time: true $(ms "$t") ms, corral $(ms "$c") ms, bwrap $(ms "${b:-0}") ms, firejail $(ms "${f:-0}") ms" \
 		"$r×" "≤ 0.5×" "$( [ -n "$b" ] && met le "$r" 0.5 || echo "not measured")" \
 		"$(agree d "${lv[@]}")"
-	note "(d) where a launch goes (medians of $NL launches per round): static probe alone $(ms "$(get d static launch)") ms;" \
+	note "(d) wall-time medians (idle jumps included, see above): true $(ms "$(get d true x_wall)") ms, corral $(ms "$(get d l_corral x_wall)") ms, bwrap $(ms "$(get d bwrap x_wall)") ms, firejail $(ms "$(get d firejail x_wall)") ms."
+	note "(d) where a launch goes (CPU time, medians of $NL launches per round): static probe alone $(ms "$(get d static launch)") ms;" \
 		"\`corral --version\` (loading corral and its shared libraries, nothing else) $(ms "$(get d c_version launch)") ms;" \
 		"corral running the static probe $(ms "$(get d c_static launch)") ms$( [ -s "$W/d2.sum" ] && echo ", bwrap running it $(ms "$(get d2 b_static launch)") ms");" \
 		"plain dynamic true $(ms "$t") ms."
@@ -343,7 +344,7 @@ if only e; then
 	bg=$(get e big launch) em=$(get e empty launch) r=$(ratio "$bg" "$em")
 	if le 0.9 "$r" && le "$r" 1.1; then ok=true; else ok=false; fi
 	row "(e) launch with --ro on $NFILES files / on an empty dir" \
-		"big $(ms "$bg") ms, empty $(ms "$em") ms" "$r×" "1.0 ± 0.1" \
+		"CPU time: big $(ms "$bg") ms, empty $(ms "$em") ms (wall: $(ms "$(get e big x_wall)"), $(ms "$(get e empty x_wall)") ms)" "$r×" "1.0 ± 0.1" \
 		"$(met $ok)" "$(agree e big empty)"
 fi
 
@@ -517,7 +518,7 @@ if only g; then
 		make) what="make -j2 of a generated C project" ;;
 		esac
 		row "(g) $what: corral / unsandboxed (corral / landlock)" \
-			"unsandboxed $(ms "$n") ms, corral $(ms "$c") ms, landlock $(ms "$l") ms" \
+			"CPU time: unsandboxed $(ms "$n") ms, corral $(ms "$c") ms, landlock $(ms "$l") ms (wall: $(ms "$(get g g_none "x_wall_$k")"), $(ms "$(get g g_corral "x_wall_$k")"), $(ms "$(get g g_landlock "x_wall_$k")") ms)" \
 			"$r× ($rl×)" "≤ 1.05× and ≤ landlock" "$(met $ok)" \
 			"$(agree g g_none g_corral g_landlock)"
 	done
