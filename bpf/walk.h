@@ -58,6 +58,15 @@ struct walk {
 	__u64 domain;
 	struct dentry *dentry;
 	struct vfsmount *mnt;
+	/*
+	 * Read once per mount and per filesystem crossed, not at every
+	 * level: a miss walks up to 64 levels, and each read is a helper
+	 * call (the walk is most of a miss; issue 9 (c), (g)).
+	 */
+	struct dentry *mnt_root;   /* mnt's */
+	struct super_block *sb;    /* the last inode's, then its: */
+	__u64 dev;
+	int stable;                /* stable_inode_numbers(s_magic) */
 	__u32 want;       /* stop early once these are all granted */
 	__u32 granted;    /* union of rights seen so far */
 	int finished;     /* reached the root, or granted covers want */
@@ -71,13 +80,14 @@ enum step { STEP_PARENT, STEP_MOUNT, STEP_ROOT };
  * same place, seen from above).  STEP_ROOT at the real root or the root
  * of a detached tree.  Pointers are probe-read kernel addresses.
  */
-static __always_inline enum step step_up(struct dentry **dentry,
-					 struct vfsmount **vfsmnt)
+static __always_inline enum step step_up_from(struct dentry **dentry,
+					      struct vfsmount **vfsmnt,
+					      struct dentry *mnt_root)
 {
 	struct mount *mnt, *mnt_parent;
 	struct dentry *parent;
 
-	if (*dentry == BPF_CORE_READ(*vfsmnt, mnt_root)) {
+	if (*dentry == mnt_root) {
 		mnt = (void *)*vfsmnt - bpf_core_field_offset(struct mount, mnt);
 		mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
 		if (mnt_parent == mnt)
@@ -94,6 +104,37 @@ static __always_inline enum step step_up(struct dentry **dentry,
 	return STEP_PARENT;
 }
 
+static __always_inline enum step step_up(struct dentry **dentry,
+					 struct vfsmount **vfsmnt)
+{
+	return step_up_from(dentry, vfsmnt, BPF_CORE_READ(*vfsmnt, mnt_root));
+}
+
+/* own_access() for the walk, with its superblock cache. */
+static __always_inline __u32 walk_access(struct walk *w, struct dentry *dentry)
+{
+	struct corral_rule_key key = {};
+	struct corral_rule *rule;
+	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
+	struct super_block *sb;
+
+	if (!inode)
+		return 0;
+	sb = BPF_CORE_READ(inode, i_sb);
+	if (sb != w->sb) {
+		w->sb = sb;
+		w->dev = BPF_CORE_READ(sb, s_dev);
+		w->stable = stable_inode_numbers(BPF_CORE_READ(sb, s_magic));
+	}
+	key.domain = w->domain;
+	key.ino = BPF_CORE_READ(inode, i_ino);
+	key.inode = w->stable ? 0 : (__u64)inode;
+	key.dev = (__u32)w->dev;
+	key.generation = BPF_CORE_READ(inode, i_generation);
+	rule = bpf_map_lookup_elem(&rules, &key);
+	return rule ? rule->access : 0;
+}
+
 static long walk_step(__u32 index, void *data)
 {
 	struct walk *w = data;
@@ -101,15 +142,22 @@ static long walk_step(__u32 index, void *data)
 	struct dentry *dentry = w->dentry;
 	struct vfsmount *vfsmnt = w->mnt;
 
-	w->granted |= own_access(w->domain, dentry);
-	if ((w->granted & w->want) == w->want ||
-	    step_up(&dentry, &vfsmnt) == STEP_ROOT) {
-		w->finished = 1;
-		return 1;
-	}
+	enum step step;
+
+	w->granted |= walk_access(w, dentry);
+	if ((w->granted & w->want) == w->want)
+		goto done;
+	step = step_up_from(&dentry, &vfsmnt, w->mnt_root);
+	if (step == STEP_ROOT)
+		goto done;
+	if (step == STEP_MOUNT)
+		w->mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
 	w->dentry = dentry;
 	w->mnt = vfsmnt;
 	return 0;
+done:
+	w->finished = 1;
+	return 1;
 }
 
 /*
@@ -124,6 +172,7 @@ static __always_inline long path_granted(__u64 domain, struct vfsmount *mnt,
 		.domain = domain,
 		.dentry = dentry,
 		.mnt = mnt,
+		.mnt_root = BPF_CORE_READ(mnt, mnt_root),
 		.want = want,
 	};
 
