@@ -29,7 +29,8 @@
  * slot and is done; denials leave no mark, so marks exist only on
  * directories under allowed subtrees.  Files are judged through the
  * directory of the dentry used (plus the file's own rule, looked up only
- * when the domain has file rules), so a hard link cannot carry a mark.
+ * when the domain's filter of rule inode numbers says one may exist: see
+ * corral_ino_bit()), so a hard link cannot carry a mark.
  *
  * What can make a mark wrong is a directory moving relative to the root
  * while the mark lives.  One global generation counter ("topology") is
@@ -104,12 +105,13 @@ static __always_inline long object_granted(struct corral_task *t,
 	if (!inode)
 		return -EACCES;
 	if (S_ISDIR(inode->i_mode))
-		return dir_granted(t->domain, mnt, dentry, inode);
+		return dir_granted(t, mnt, dentry, inode);
 	if (dentry == mnt->mnt_root)    /* a file mounted on its own */
-		return path_granted(t->domain, mnt, dentry, CORRAL_ACCESS_ALL);
+		return path_granted(t, mnt, dentry, CORRAL_ACCESS_ALL);
 	dir = dentry->d_parent;
-	granted = dir_granted(t->domain, mnt, dir, dir->d_inode);
-	if (granted >= 0 && (t->flags & CORRAL_TASK_FILE_RULES))
+	granted = dir_granted(t, mnt, dir, dir->d_inode);
+	if (granted >= 0 && (t->flags & CORRAL_TASK_FILE_RULES) &&
+	    (t->rule_inos & corral_ino_bit(inode->i_ino)))
 		granted |= own_access(t->domain, dentry);
 	return granted;
 }
@@ -451,7 +453,7 @@ static __always_inline int check_refer(struct corral_task *t,
 {
 	long from, to;
 
-	from = dir_granted(t->domain, mnt, src, src->d_inode);
+	from = dir_granted(t, mnt, src, src->d_inode);
 	if (src == dst) {
 		if (covers(from, src_want | dst_want))
 			return 0;
@@ -461,7 +463,7 @@ static __always_inline int check_refer(struct corral_task *t,
 	if (!covers(from, src_want))
 		return report(t, mnt, src, missing(from, src_want), hook,
 			      -EACCES);
-	to = dir_granted(t->domain, mnt, dst, dst->d_inode);
+	to = dir_granted(t, mnt, dst, dst->d_inode);
 	if (!covers(to, dst_want))
 		return report(t, mnt, dst, missing(to, dst_want), hook,
 			      -EACCES);
@@ -576,6 +578,7 @@ int BPF_PROG(corral_task_alloc, struct task_struct *task,
 		return -ENOMEM;
 	child->domain = parent->domain;
 	child->flags = parent->flags;
+	child->rule_inos = parent->rule_inos;
 	__sync_fetch_and_add(&dom->tasks, 1);
 	return 0;
 }
@@ -677,6 +680,7 @@ int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
 		return 0;
 	}
 	rule_key(&key, reg->domain, inode);
+	reg->ino_bit = corral_ino_bit(key.ino);
 	old = bpf_map_lookup_elem(&rules, &key);
 	if (old) {
 		old->access |= reg->access;  /* single writer: the launcher */

@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 5
+#define CORRAL_ABI_VERSION 6
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -117,7 +117,23 @@ struct corral_task {
 	__u64 domain;     /* domain id */
 	__u32 flags;      /* CORRAL_TASK_* */
 	__u32 reserved;
+	__u64 rule_inos;  /* corral_ino_bit() of every rule's inode */
 };
+
+/*
+ * A filter on the rules' inode numbers, so that a decision looks a rule
+ * up only where one may exist: one bit of 64 per rule, from the inode
+ * number the kernel sees (set by the registration hook, gathered by the
+ * launcher).  A clear bit proves there is no rule on the inode (the rule
+ * key holds its number); a set one means "look it up".  A walk step then
+ * reads two fields instead of five and skips the hash lookup, and opening
+ * a file in a domain with file rules skips its second lookup (issue 9
+ * (c), (g)).
+ */
+static inline __u64 corral_ino_bit(__u64 ino)
+{
+	return 1ull << ((ino * 0x9E3779B97F4A7C15ull) >> 58);
+}
 
 /* The domain has rules on non-directories: look up a file's own rule. */
 #define CORRAL_TASK_FILE_RULES (1u << 0)
@@ -260,6 +276,7 @@ struct corral_register {
 	__u64 domain;
 	__u32 access;     /* rights to add on the inode */
 	__s32 status;     /* enum corral_register_status or -errno */
+	__u64 ino_bit;    /* set with DONE: corral_ino_bit() of the inode */
 };
 
 /* Read-only data "abi_version" in the object, pinned as map "info". */
@@ -284,8 +301,8 @@ _Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 24, "domain layout");
-_Static_assert(sizeof(struct corral_task) == 16, "task layout");
-_Static_assert(sizeof(struct corral_register) == 16, "register layout");
+_Static_assert(sizeof(struct corral_task) == 24, "task layout");
+_Static_assert(sizeof(struct corral_register) == 24, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
 _Static_assert(sizeof(struct corral_net_rule) == 40, "net rule layout");

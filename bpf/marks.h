@@ -135,7 +135,8 @@ static __always_inline void mark_drop_if_dead(struct mark *m,
  * @dir_inode is the same directory's inode as a BTF pointer (inode
  * storage needs one), or NULL to bypass the cache.  Negative: deny.
  */
-static __always_inline long dir_granted(__u64 domain, struct vfsmount *mnt,
+static __always_inline long dir_granted(const struct corral_task *t,
+					struct vfsmount *mnt,
 					struct dentry *dir,
 					struct inode *dir_inode)
 {
@@ -150,13 +151,13 @@ static __always_inline long dir_granted(__u64 domain, struct vfsmount *mnt,
 	gen = *genp;            /* before the walk: see corral.bpf.c */
 	if (dir_inode) {
 		m = bpf_inode_storage_get(&marks, dir_inode, 0, 0);
-		if (m && mark_find(m, domain, (__u64)mnt, gen, &access))
+		if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access))
 			return access;
 	}
-	granted = path_granted(domain, mnt, dir, CORRAL_ACCESS_ALL);
+	granted = path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
 	/* Only allowed subtrees get marks: a denial leaves no trace. */
 	if (granted > 0 && dir_inode)
-		mark_store(dir_inode, domain, (__u64)mnt, gen, granted);
+		mark_store(dir_inode, t->domain, (__u64)mnt, gen, granted);
 	else if (m && dir_inode)
 		mark_drop_if_dead(m, dir_inode);
 	return granted;

@@ -56,6 +56,7 @@ static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
  */
 struct walk {
 	__u64 domain;
+	__u64 rule_inos;   /* the domain's corral_ino_bit()s */
 	struct dentry *dentry;
 	struct vfsmount *mnt;
 	/*
@@ -120,6 +121,9 @@ static __always_inline __u32 walk_access(struct walk *w, struct dentry *dentry)
 
 	if (!inode)
 		return 0;
+	key.ino = BPF_CORE_READ(inode, i_ino);
+	if (!(w->rule_inos & corral_ino_bit(key.ino)))
+		return 0;
 	sb = BPF_CORE_READ(inode, i_sb);
 	if (sb != w->sb) {
 		w->sb = sb;
@@ -127,7 +131,6 @@ static __always_inline __u32 walk_access(struct walk *w, struct dentry *dentry)
 		w->stable = stable_inode_numbers(BPF_CORE_READ(sb, s_magic));
 	}
 	key.domain = w->domain;
-	key.ino = BPF_CORE_READ(inode, i_ino);
 	key.inode = w->stable ? 0 : (__u64)inode;
 	key.dev = (__u32)w->dev;
 	key.generation = BPF_CORE_READ(inode, i_generation);
@@ -165,11 +168,13 @@ done:
  * the root, stopping early once @want is covered.  Returns -EACCES if the
  * walk was cut short by CORRAL_MAX_DEPTH: an unfinished walk never allows.
  */
-static __always_inline long path_granted(__u64 domain, struct vfsmount *mnt,
+static __always_inline long path_granted(const struct corral_task *t,
+					 struct vfsmount *mnt,
 					 struct dentry *dentry, __u32 want)
 {
 	struct walk w = {
-		.domain = domain,
+		.domain = t->domain,
+		.rule_inos = t->rule_inos,
 		.dentry = dentry,
 		.mnt = mnt,
 		.mnt_root = BPF_CORE_READ(mnt, mnt_root),

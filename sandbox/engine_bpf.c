@@ -260,10 +260,12 @@ static int register_rule(struct bpf_engine *e, int fd,
 	/* The inode_getattr hook turns this fstat into the rule. */
 	if (fstat(fd, &st) < 0)
 		return rule_error(fd, -errno, "fstat to register its rule");
-	if (!S_ISDIR(st.st_mode))
-		e->file_rules = true;
 	if (bpf_map_lookup_elem(e->task_register, &e->pidfd, reg) < 0)
 		return rule_error(fd, -errno, "reading its rule back");
+	if (!S_ISDIR(st.st_mode))
+		e->file_rules = true;
+	if (reg->status == CORRAL_REGISTER_DONE)
+		e->rule_inos |= reg->ino_bit;
 	return 0;
 }
 
@@ -357,6 +359,7 @@ int engine_bpf_enter(struct bpf_engine *e)
 		.flags = e->task_flags |
 			 (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
 			 (e->audit ? CORRAL_TASK_AUDIT : 0),
+		.rule_inos = e->rule_inos,
 	};
 	_cleanup_close_ int self = -1;
 

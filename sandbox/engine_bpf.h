@@ -36,6 +36,7 @@ struct bpf_engine {
 	int pidfd;         /* this process: the key of task storage maps */
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
 	bool file_rules;   /* some rule names a non-directory */
+	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
 	bool audit;        /* record what would be denied, deny nothing */
 	bool reclaimed;    /* reclaim_dead() already ran for this launch */
 	uint32_t task_flags; /* CORRAL_TASK_* from the profile's [sandbox] */
