@@ -655,12 +655,15 @@ static __always_inline int index_rule(struct corral_rule_key *key)
 }
 
 /*
- * Rule registration: the launcher fstat()s an O_PATH fd with a pending
+ * Rule registration: the launcher fstatfs()es an O_PATH fd with a pending
  * request in its task_register slot; the key is derived here, from the
- * inode the kernel will meet again on every walk.
+ * inode the kernel will meet again on every walk.  statfs(2), not stat(2):
+ * stat is among the most frequent syscalls of every process on the
+ * machine, and a hook on it (inode_getattr, until ABI 7) cost every
+ * stat a program run; statfs is rare, so nearly nobody pays for this one.
  */
-SEC("lsm/inode_getattr")
-int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
+SEC("lsm/sb_statfs")
+int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct corral_register *reg;
@@ -668,13 +671,13 @@ int BPF_PROG(corral_inode_getattr, const struct path *path, int ret)
 	struct corral_rule rule = {}, *old;
 	struct inode *inode;
 
-	/* every stat(2) of every process: as cheap as task_dom() when idle */
+	/* every statfs(2) of every process: as cheap as task_dom() */
 	if (ret || !task->bpf_storage)
 		return ret;
 	reg = bpf_task_storage_get(&task_register, task, 0, 0);
 	if (!reg || reg->status != CORRAL_REGISTER_PENDING)
 		return 0;
-	inode = BPF_CORE_READ(path, dentry, d_inode);
+	inode = dentry->d_inode;
 	if (!inode) {
 		reg->status = -ENOENT;
 		return 0;

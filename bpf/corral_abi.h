@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 6
+#define CORRAL_ABI_VERSION 7
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -262,8 +262,9 @@ struct corral_event {
 /*
  * Task storage "task_register": the launcher's channel for turning an
  * O_PATH fd into a rule key.  It writes { domain, access, PENDING } on its
- * own task (pidfd key), calls fstat(fd); the inode_getattr hook derives the
- * key from the fd's inode, merges the rule and sets status to DONE or to a
+ * own task (pidfd key), calls fstatfs(fd); the sb_statfs hook derives the
+ * key from the fd's inode (overlayfs then statfs()es its real layer: that
+ * nested call finds the request done and changes nothing), merges the rule and sets status to DONE or to a
  * negative errno; the launcher reads the status back and fails closed on
  * anything but DONE.
  */

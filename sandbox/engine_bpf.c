@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -253,13 +254,19 @@ static int rule_error(int fd, int err, const char *what)
 static int register_rule(struct bpf_engine *e, int fd,
 			 struct corral_register *reg)
 {
+	struct statfs sfs;
 	struct stat st;
 
+	if (fstat(fd, &st) < 0)
+		return rule_error(fd, -errno, "fstat before registering its rule");
 	if (bpf_map_update_elem(e->task_register, &e->pidfd, reg, BPF_ANY) < 0)
 		return rule_error(fd, -errno, "preparing its rule");
-	/* The inode_getattr hook turns this fstat into the rule. */
-	if (fstat(fd, &st) < 0)
-		return rule_error(fd, -errno, "fstat to register its rule");
+	/* The sb_statfs hook turns this fstatfs into the rule. */
+	if (fstatfs(fd, &sfs) < 0)
+		return rule_error(fd, -errno, errno == ENOSYS ?
+				  "registering its rule (its filesystem has "
+				  "no statfs, which corral registers through)" :
+				  "fstatfs to register its rule");
 	if (bpf_map_lookup_elem(e->task_register, &e->pidfd, reg) < 0)
 		return rule_error(fd, -errno, "reading its rule back");
 	if (!S_ISDIR(st.st_mode))
@@ -290,7 +297,7 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access)
 		char buf[PATH_MAX];
 
 		warn_msg("%s: the BPF programs did not register the rule "
-			 "(is corral's inode_getattr hook attached? see "
+			 "(is corral's sb_statfs hook attached? see "
 			 "'corral status')", fd_name(fd, buf, sizeof(buf)));
 		return -ENOLINK;
 	}
