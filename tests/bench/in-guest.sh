@@ -298,6 +298,10 @@ v_static() { "$OB" launch $NL "$PROBE" pid | launch_key; }
 v_c_version() { "$OB" launch $NL "$CORRAL" --version | launch_key; }
 v_c_static() { "$OB" launch $NL $CORRAL_BPF --rx "$H" -- "$PROBE" pid | launch_key; }
 v_b_static() { "$OB" launch $NL bwrap --ro-bind / / "$PROBE" pid | launch_key; }
+# the launchers (g) compares: ll-exec is the least a Landlock launcher does
+# (no privilege separation, no seccomp), corral --engine=landlock is ours
+v_ll_static() { "$OB" launch $NL "$LL" --rx "$H" -- "$PROBE" pid | launch_key; }
+v_cl_static() { "$OB" launch $NL "$CORRAL" --engine=landlock --rx "$H" -- "$PROBE" pid 2>/dev/null | launch_key; }
 
 if only d; then
 	say "(d) launch: true, corral, bwrap, firejail"
@@ -311,7 +315,9 @@ if only d; then
 	done
 	series d 4 8 "${lv[@]}" static c_version c_static
 	if command -v bwrap >/dev/null; then
-		series d2 2 2 b_static
+		series d2 2 2 b_static ll_static cl_static
+	else
+		series d2 2 2 ll_static cl_static
 	fi
 	t=$(get d true launch) c=$(get d l_corral launch) b=$(get d bwrap launch)
 	f=$(get d firejail launch)
@@ -325,8 +331,8 @@ if only d; then
 		"$(agree d "${lv[@]}")"
 	note "(d) wall-time medians (idle jumps included, see above): true $(ms "$(get d true x_wall)") ms, corral $(ms "$(get d l_corral x_wall)") ms, bwrap $(ms "$(get d bwrap x_wall)") ms, firejail $(ms "$(get d firejail x_wall)") ms."
 	note "(d) where a launch goes (CPU time, medians of $NL launches per round): static probe alone $(ms "$(get d static launch)") ms;" \
-		"\`corral --version\` (loading corral and its shared libraries, nothing else) $(ms "$(get d c_version launch)") ms;" \
-		"corral running the static probe $(ms "$(get d c_static launch)") ms$( [ -s "$W/d2.sum" ] && echo ", bwrap running it $(ms "$(get d2 b_static launch)") ms");" \
+		"\`corral --version\` (exec of corral, its parser child forked and reaped, nothing else) $(ms "$(get d c_version launch)") ms;" \
+		"corral running the static probe $(ms "$(get d c_static launch)") ms$(command -v bwrap >/dev/null && echo ", bwrap running it $(ms "$(get d2 b_static launch)") ms"), corral --engine=landlock running it $(ms "$(get d2 cl_static launch)") ms, the ll-exec helper (Landlock, nothing else: (g)'s Landlock launcher) running it $(ms "$(get d2 ll_static launch)") ms;" \
 		"plain dynamic true $(ms "$t") ms."
 fi
 
@@ -570,6 +576,10 @@ if only p; then
 	prof "(b) corral, hits, depth 1..64" corral_run --ro "$TOP" -- "$OB" open 5 3 "${PATHS[@]}"
 	fresh
 	prof "(c) corral, $NMISS misses at depth 64" corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS
+	if only g; then
+		prof "(g) corral, one tar and one make run" v_g_corral
+		prof "(g) unsandboxed, one tar and one make run" v_g_none
+	fi
 	sysctl -q kernel.bpf_stats_enabled=0
 fi
 
