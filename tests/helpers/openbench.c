@@ -32,6 +32,10 @@
  *       entries of DOMAIN until it is full; prints how many it added.
  *   openbench count PIN...
  *       the number of entries of each pinned hash map, one per line.
+ *   openbench seccomp CMD [ARG...]
+ *       sets NO_NEW_PRIVS, installs corral's sandbox seccomp filter (the
+ *       one the launcher installs, from the build's seccomp_filters.h)
+ *       and execs CMD: what that filter alone costs a workload.
  *
  * Exit status 0, 1 on a failure (message on stderr), 2 on a usage error.
  */
@@ -40,11 +44,14 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -495,6 +502,27 @@ static int fill(const char *pin, uint64_t domain)
 	return 0;
 }
 
+/* ---- seccomp ---------------------------------------------------------- */
+
+#include "seccomp_filters.h"
+
+static int under_sandbox_filter(char **argv)
+{
+	struct sock_fprog prog = {
+		.len = sizeof(corral_sandbox_filter) /
+		       sizeof(*corral_sandbox_filter),
+		.filter = (struct sock_filter *)corral_sandbox_filter,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die("prctl", "PR_SET_NO_NEW_PRIVS");
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		die("seccomp", "corral_sandbox_filter");
+	execvp(argv[0], argv);
+	die("exec", argv[0]);
+	return 1;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
@@ -502,7 +530,8 @@ static int usage(void)
 		"       openbench mkfresh DIR N | miss DIR N | mktree DIR NFILES\n"
 		"       openbench launch N CMD [ARG...]\n"
 		"       openbench marks PINDIR DIR... | count PIN...\n"
-		"       openbench devfill DEVICE N | fill PIN DOMAIN\n");
+		"       openbench devfill DEVICE N | fill PIN DOMAIN\n"
+		"       openbench seccomp CMD [ARG...]\n");
 	return 2;
 }
 
@@ -529,5 +558,7 @@ int main(int argc, char **argv)
 		return fill(argv[2], strtoull(argv[3], NULL, 0));
 	if (!strcmp(cmd, "count") && argc >= 3)
 		return count(argv + 2, argc - 2);
+	if (!strcmp(cmd, "seccomp") && argc >= 3)
+		return under_sandbox_filter(argv + 2);
 	return usage();
 }
