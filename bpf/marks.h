@@ -130,10 +130,72 @@ static __always_inline void mark_drop_if_dead(struct mark *m,
 }
 
 /*
+ * Rights a rule gives on directory @inode itself, 0 if none; looked up
+ * only where the domain's filter of rule inode numbers allows one.
+ */
+static __always_inline __u32 dir_own_access(const struct corral_task *t,
+					    struct inode *inode)
+{
+	struct corral_rule_key key = {};
+	struct corral_rule *rule;
+
+	if (!(t->rule_inos & corral_ino_bit(inode->i_ino)))
+		return 0;
+	rule_key(&key, t->domain, inode);
+	rule = bpf_map_lookup_elem(&rules, &key);
+	return rule ? rule->access : 0;
+}
+
+/*
+ * The miss path: rights on the contents of unmarked directory @dir are
+ * its own rule's plus its parent's, and the parent's come from the
+ * parent's mark when valid, else from a walk that starts at the parent
+ * and marks it.  So a fresh directory beside marked ones (tar, npm, a
+ * build's output tree) costs one mark lookup and one filtered rule lookup
+ * instead of a walk to the root, and a walk marks two directories.  The
+ * parent's mark is checked against the same generation @gen, read before
+ * either lookup, so the race argument at the top of corral.bpf.c holds
+ * unchanged.  A mount root (the walk crosses to the mount point there,
+ * not to d_parent) and a detached root walk as before.
+ */
+static __always_inline long parent_granted(const struct corral_task *t,
+					   struct vfsmount *mnt,
+					   struct dentry *dir,
+					   struct inode *dir_inode, __u64 gen)
+{
+	struct dentry *parent = dir->d_parent;
+	struct inode *parent_inode;
+	struct mark *m;
+	__u32 access = 0;
+	long granted;
+
+	if (dir == mnt->mnt_root || parent == dir)
+		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
+	parent_inode = parent->d_inode;
+	if (!parent_inode)
+		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
+	m = bpf_inode_storage_get(&marks, parent_inode, 0, 0);
+	if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access)) {
+		granted = access;
+	} else {
+		granted = path_granted(t, mnt, parent, CORRAL_ACCESS_ALL);
+		if (granted > 0)
+			mark_store(parent_inode, t->domain, (__u64)mnt, gen,
+				   granted);
+		else if (m)
+			mark_drop_if_dead(m, parent_inode);
+		if (granted < 0)
+			return granted;
+	}
+	return granted | dir_own_access(t, dir_inode);
+}
+
+/*
  * Rights granted to the contents of directory @dir (reached through
- * @mnt): from its mark if valid, else from a full walk, then marked.
- * @dir_inode is the same directory's inode as a BTF pointer (inode
- * storage needs one), or NULL to bypass the cache.  Negative: deny.
+ * @mnt): from its mark if valid, else from its parent's (see
+ * parent_granted), then marked.  @dir_inode is the same directory's inode
+ * as a BTF pointer (inode storage needs one), or NULL to bypass the
+ * cache.  Negative: deny.
  */
 static __always_inline long dir_granted(const struct corral_task *t,
 					struct vfsmount *mnt,
@@ -142,23 +204,23 @@ static __always_inline long dir_granted(const struct corral_task *t,
 {
 	__u64 *genp = topology_generation();
 	__u64 gen;
-	struct mark *m = NULL;
+	struct mark *m;
 	__u32 access = 0;
 	long granted;
 
 	if (!genp)
 		return -EACCES;
-	gen = *genp;            /* before the walk: see corral.bpf.c */
-	if (dir_inode) {
-		m = bpf_inode_storage_get(&marks, dir_inode, 0, 0);
-		if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access))
-			return access;
-	}
-	granted = path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
+	gen = *genp;            /* before any lookup: see corral.bpf.c */
+	if (!dir_inode)
+		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
+	m = bpf_inode_storage_get(&marks, dir_inode, 0, 0);
+	if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access))
+		return access;
+	granted = parent_granted(t, mnt, dir, dir_inode, gen);
 	/* Only allowed subtrees get marks: a denial leaves no trace. */
-	if (granted > 0 && dir_inode)
+	if (granted > 0)
 		mark_store(dir_inode, t->domain, (__u64)mnt, gen, granted);
-	else if (m && dir_inode)
+	else if (m)
 		mark_drop_if_dead(m, dir_inode);
 	return granted;
 }

@@ -269,29 +269,50 @@ if only b; then
 fi
 
 # ---- (c) the miss path: first access in a fresh directory at depth 64 ------
+#
+# Two cases.  Cold: the file's directory and its parent are both new, so
+# nothing above it is marked and corral walks to the root (the true miss
+# path).  Beside marked ones: fresh directories under one parent, which
+# the first of them marks; every later one is judged from that mark (tar,
+# npm or a build making directories side by side).  Each fresh directory
+# is at depth 64 either way, and Landlock walks to the root in both.
 
 NMISS=300
 [ "$QUICK" = 1 ] && NMISS=50
 MISSBASE=$(dirname "$(dirname "$(deep_file 63)")")	# depth 62
+COLDBASE=$(dirname "$MISSBASE")
 miss_n=0
-fresh() { miss_n=$((miss_n + 1)); F=$MISSBASE/fresh$miss_n; "$OB" mkfresh "$F" $NMISS; }
-v_miss_none() { fresh && echo "miss $("$OB" miss "$F" $NMISS)"; }
-v_miss_corral() { fresh && echo "miss $(corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS)"; }
-v_miss_landlock() { fresh && echo "miss $(ll_run --ro "$TOP" -- "$OB" miss "$F" $NMISS)"; }
+fresh() { # LEVELS: F := a new set of fresh directories, each at depth 64
+	miss_n=$((miss_n + 1))
+	if [ "$1" = 2 ]; then F=$COLDBASE/fresh$miss_n; else F=$MISSBASE/fresh$miss_n; fi
+	"$OB" mkfresh "$F" $NMISS "$1"
+}
+v_miss_none() { fresh 1 && echo "miss $("$OB" miss "$F" $NMISS)"; }
+v_miss_corral() { fresh 1 && echo "miss $(corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS)"; }
+v_miss_landlock() { fresh 1 && echo "miss $(ll_run --ro "$TOP" -- "$OB" miss "$F" $NMISS)"; }
+v_cold_none() { fresh 2 && echo "miss $("$OB" miss "$F" $NMISS 2)"; }
+v_cold_corral() { fresh 2 && echo "miss $(corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS 2)"; }
+v_cold_landlock() { fresh 2 && echo "miss $(ll_run --ro "$TOP" -- "$OB" miss "$F" $NMISS 2)"; }
 
 if only c; then
 	say "(c) miss path at depth 64"
-	series c 4 8 miss_none miss_corral miss_landlock
-	n=$(get c miss_none miss) c=$(get c miss_corral miss) l=$(get c miss_landlock miss)
-	r=$(ratio "$c" "$l")
+	series c 4 8 cold_none cold_corral cold_landlock miss_none miss_corral miss_landlock
 	hit=
 	if [ -s "$W/b.sum" ]; then
 		hit=", corral hit at depth 64: $(us "$(get b corral d64)") µs"
 	fi
-	row "(c) first open in a fresh directory, depth 64: corral / landlock" \
-		"unsandboxed $(us "$n") µs, corral $(us "$c") µs, landlock $(us "$l") µs$hit" \
-		"$r×" "report only (may be slower)" "$(ratio $((c - n)) $((l - n)))× in overhead" \
-		"$(agree c miss_none miss_corral miss_landlock)"
+	for k in cold miss; do
+		n=$(get c ${k}_none miss) c=$(get c ${k}_corral miss) l=$(get c ${k}_landlock miss)
+		r=$(ratio "$c" "$l")
+		case $k in
+		cold) what="first open in a fresh directory under a fresh parent (nothing marked above: the walk), depth 64" ;;
+		miss) what="first open in a fresh directory beside marked ones (parent marked), depth 64" ;;
+		esac
+		row "(c) $what: corral / landlock" \
+			"unsandboxed $(us "$n") µs, corral $(us "$c") µs, landlock $(us "$l") µs$hit" \
+			"$r×" "report only (may be slower)" "$(ratio $((c - n)) $((l - n)))× in overhead" \
+			"$(agree c ${k}_none ${k}_corral ${k}_landlock)"
+	done
 fi
 
 # ---- (d) launch --------------------------------------------------------------
@@ -600,8 +621,10 @@ if only p; then
 	note "Profile (kernel.bpf_stats_enabled=1, which itself adds a little to every run; bpftool prog show run_time_ns/run_cnt deltas):"
 	prof "(a) unsandboxed, depth 1..64" "$OB" open 5 3 "${PATHS[@]}"
 	prof "(b) corral, hits, depth 1..64" corral_run --ro "$TOP" -- "$OB" open 5 3 "${PATHS[@]}"
-	fresh
-	prof "(c) corral, $NMISS misses at depth 64" corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS
+	fresh 2
+	prof "(c) corral, $NMISS cold misses at depth 64" corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS 2
+	fresh 1
+	prof "(c) corral, $NMISS misses beside marked directories at depth 64" corral_run --ro "$TOP" -- "$OB" miss "$F" $NMISS
 	if only g; then
 		prof "(g) corral, one tar and one make run" v_g_corral
 		prof "(g) unsandboxed, one tar and one make run" v_g_none

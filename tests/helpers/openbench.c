@@ -7,11 +7,14 @@
  *       open(PATH, O_RDONLY)+close, in batches of about MS milliseconds,
  *       SAMPLES batches per PATH, the PATHs interleaved batch by batch;
  *       prints one line per PATH: "<index> <median ns per open+close>".
- *   openbench mkfresh DIR N
- *       creates DIR/0 .. DIR/N-1, each a new directory holding a file f.
- *   openbench miss DIR N
- *       opens DIR/i/f once for each i < N (each a first access in a fresh
- *       directory); prints "<mean ns per open+close>".
+ *   openbench mkfresh DIR N [LEVELS]
+ *       creates DIR/0 .. DIR/N-1, each a new directory holding a file f
+ *       (LEVELS 1, the default), or holding a new directory d that holds
+ *       f (LEVELS 2: the file's directory and its parent are both new).
+ *   openbench miss DIR N [LEVELS]
+ *       opens DIR/i/f (LEVELS 1) or DIR/i/d/f (LEVELS 2) once for each
+ *       i < N (each a first access in a fresh directory); prints "<mean
+ *       ns per open+close>".
  *   openbench mktree DIR NFILES
  *       creates NFILES empty files under DIR, 100 per directory.
  *   openbench launch N CMD [ARG...]
@@ -145,7 +148,14 @@ static void make_file(const char *path)
 	close(fd);
 }
 
-static int mkfresh(const char *dir, int n)
+/* DIR/i (LEVELS 1) or DIR/i/d (LEVELS 2): the fresh directory of miss i */
+static void fresh_dir(char *p, size_t size, const char *dir, int i,
+		      int levels)
+{
+	snprintf(p, size, levels == 2 ? "%s/%d/d" : "%s/%d", dir, i);
+}
+
+static int mkfresh(const char *dir, int n, int levels)
 {
 	char p[4096];
 	int i;
@@ -156,13 +166,16 @@ static int mkfresh(const char *dir, int n)
 		snprintf(p, sizeof(p), "%s/%d", dir, i);
 		if (mkdir(p, 0755) < 0)
 			die("mkdir", p);
-		snprintf(p, sizeof(p), "%s/%d/f", dir, i);
+		fresh_dir(p, sizeof(p), dir, i, levels);
+		if (levels == 2 && mkdir(p, 0755) < 0)
+			die("mkdir", p);
+		strncat(p, "/f", sizeof(p) - strlen(p) - 1);
 		make_file(p);
 	}
 	return 0;
 }
 
-static int miss(const char *dir, int n)
+static int miss(const char *dir, int n, int levels)
 {
 	char (*p)[4096] = malloc((size_t)n * sizeof(*p));
 	uint64_t t0;
@@ -170,8 +183,10 @@ static int miss(const char *dir, int n)
 
 	if (!p || n < 1)
 		return 1;
-	for (i = 0; i < n; i++)
-		snprintf(p[i], sizeof(p[i]), "%s/%d/f", dir, i);
+	for (i = 0; i < n; i++) {
+		fresh_dir(p[i], sizeof(p[i]), dir, i, levels);
+		strncat(p[i], "/f", sizeof(p[i]) - strlen(p[i]) - 1);
+	}
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		open_close(p[i]);
@@ -527,7 +542,8 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: openbench open MS SAMPLES PATH...\n"
-		"       openbench mkfresh DIR N | miss DIR N | mktree DIR NFILES\n"
+		"       openbench mkfresh DIR N [LEVELS] | miss DIR N [LEVELS]\n"
+		"       openbench mktree DIR NFILES\n"
 		"       openbench launch N CMD [ARG...]\n"
 		"       openbench marks PINDIR DIR... | count PIN...\n"
 		"       openbench devfill DEVICE N | fill PIN DOMAIN\n"
@@ -542,10 +558,12 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "open") && argc >= 5)
 		return bench_open(atoi(argv[2]), atoi(argv[3]), argv + 4,
 				  argc - 4);
-	if (!strcmp(cmd, "mkfresh") && argc == 4)
-		return mkfresh(argv[2], atoi(argv[3]));
-	if (!strcmp(cmd, "miss") && argc == 4)
-		return miss(argv[2], atoi(argv[3]));
+	if (!strcmp(cmd, "mkfresh") && (argc == 4 || argc == 5))
+		return mkfresh(argv[2], atoi(argv[3]),
+			       argc == 5 ? atoi(argv[4]) : 1);
+	if (!strcmp(cmd, "miss") && (argc == 4 || argc == 5))
+		return miss(argv[2], atoi(argv[3]),
+			    argc == 5 ? atoi(argv[4]) : 1);
 	if (!strcmp(cmd, "mktree") && argc == 4)
 		return mktree(argv[2], atoi(argv[3]));
 	if (!strcmp(cmd, "launch") && argc >= 4)

@@ -197,6 +197,22 @@ between "RENAME_EXCHANGE of a directory inside with one outside: each judged by 
 	"read f1 + read @/b/y/f1 + read @/a/x/f1 + readdir @/a/x + readdir @/b/y" \
 	"OK EACCES OK OK  EACCES EACCES OK OK EACCES"
 
+# ---- a fresh directory judged through its parent's mark -------------------
+
+between "an unmarked directory under a marked parent: the parent's rights plus its own rule's" \
+	"--ro @/a --rw @/a/d/sub" \
+	"read @/a/d/f1 + write @/a/d/f1" \
+	":" \
+	"write @/a/d/sub/f1 + create @/a/d/sub/sub2/new + write @/a/d/f1 + read @/a/p/q/d/f1 + write @/a/p/q/d/f1" \
+	"OK EACCES  OK OK EACCES OK EACCES"
+
+between "an unmarked directory with a rule under a parent that has none: its own rule only" \
+	"--rw @/a/d/sub" \
+	"read @/a/d/f1 + write @/a/d/sub/f1" \
+	":" \
+	"create @/a/d/sub/sub2/new + read @/a/d/sub/sub2/f1 + read @/a/d/f1 + readdir @/a/d" \
+	"EACCES OK  OK OK EACCES EACCES"
+
 # ---- hard links ------------------------------------------------------------
 
 between "hard links: a link inside to an outside file is readable, a link outside to an inside file is not" \
