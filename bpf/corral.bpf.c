@@ -27,7 +27,10 @@
  * a slot {domain, vfsmount, topology generation, rights}.  The next access
  * in that directory, by the same domain through the same mount, reads the
  * slot and is done; denials leave no mark, so marks exist only on
- * directories under allowed subtrees.  Files are judged through the
+ * directories under allowed subtrees.  An unmarked directory is judged
+ * from its parent's mark plus its own rule, and a miss walks from the
+ * parent and marks both, so a fresh directory beside marked ones costs
+ * two lookups, not a walk (parent_granted in marks.h).  Files are judged through the
  * directory of the dentry used (plus the file's own rule, looked up only
  * when the domain's filter of rule inode numbers says one may exist: see
  * corral_ino_bit()), so a hard link cannot carry a mark.
