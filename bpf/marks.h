@@ -130,23 +130,6 @@ static __always_inline void mark_drop_if_dead(struct mark *m,
 }
 
 /*
- * Rights a rule gives on directory @inode itself, 0 if none; looked up
- * only where the domain's filter of rule inode numbers allows one.
- */
-static __always_inline __u32 dir_own_access(const struct corral_task *t,
-					    struct inode *inode)
-{
-	struct corral_rule_key key = {};
-	struct corral_rule *rule;
-
-	if (!(t->rule_inos & corral_ino_bit(inode->i_ino)))
-		return 0;
-	rule_key(&key, t->domain, inode);
-	rule = bpf_map_lookup_elem(&rules, &key);
-	return rule ? rule->access : 0;
-}
-
-/*
  * The miss path: rights on the contents of unmarked directory @dir are
  * its own rule's plus its parent's, and the parent's come from the
  * parent's mark when valid, else from a walk that starts at the parent
@@ -169,10 +152,8 @@ static __always_inline long parent_granted(const struct corral_task *t,
 	__u32 access = 0;
 	long granted;
 
-	if (dir == mnt->mnt_root || parent == dir)
-		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
 	parent_inode = parent->d_inode;
-	if (!parent_inode)
+	if (dir == mnt->mnt_root || parent == dir || !parent_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
 	m = bpf_inode_storage_get(&marks, parent_inode, 0, 0);
 	if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access)) {
@@ -187,7 +168,7 @@ static __always_inline long parent_granted(const struct corral_task *t,
 		if (granted < 0)
 			return granted;
 	}
-	return granted | dir_own_access(t, dir_inode);
+	return granted | filtered_access(t, dir_inode);
 }
 
 /*

@@ -36,18 +36,35 @@ static __always_inline void rule_key(struct corral_rule_key *key,
 	key->generation = BPF_CORE_READ(inode, i_generation);
 }
 
-/* Rights a rule gives on this very dentry's inode, 0 if none. */
-static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
+/* Rights a rule gives on @inode itself, 0 if none. */
+static __always_inline __u32 inode_access(__u64 domain, struct inode *inode)
 {
 	struct corral_rule_key key = {};
 	struct corral_rule *rule;
-	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
 
-	if (!inode)
-		return 0;
 	rule_key(&key, domain, inode);
 	rule = bpf_map_lookup_elem(&rules, &key);
 	return rule ? rule->access : 0;
+}
+
+/* Rights a rule gives on this very dentry's inode, 0 if none. */
+static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
+{
+	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
+
+	return inode ? inode_access(domain, inode) : 0;
+}
+
+/*
+ * inode_access() for @t's domain, looked up only where the domain's
+ * filter of rule inode numbers allows a rule (corral_ino_bit()).
+ */
+static __always_inline __u32 filtered_access(const struct corral_task *t,
+					     struct inode *inode)
+{
+	if (!(t->rule_inos & corral_ino_bit(inode->i_ino)))
+		return 0;
+	return inode_access(t->domain, inode);
 }
 
 /*
