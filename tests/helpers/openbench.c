@@ -36,9 +36,9 @@
  *   openbench count PIN...
  *       the number of entries of each pinned hash map, one per line.
  *   openbench seccomp CMD [ARG...]
- *       sets NO_NEW_PRIVS, installs corral's sandbox seccomp filter (the
- *       one the launcher installs, from the build's seccomp_filters.h)
- *       and execs CMD: what that filter alone costs a workload.
+ *       installs corral's sandbox seccomp filter with the launcher's own
+ *       code (seccomp_install_sandbox) and execs CMD: what that filter
+ *       alone costs a workload.
  *
  * Exit status 0, 1 on a failure (message on stderr), 2 on a usage error.
  */
@@ -47,14 +47,11 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <linux/bpf.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -62,6 +59,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "seccomp_filter.h"
 
 static uint64_t now_ns(void)
 {
@@ -148,11 +147,11 @@ static void make_file(const char *path)
 	close(fd);
 }
 
-/* DIR/i (LEVELS 1) or DIR/i/d (LEVELS 2): the fresh directory of miss i */
-static void fresh_dir(char *p, size_t size, const char *dir, int i,
-		      int levels)
+/* DIR/i/f (LEVELS 1) or DIR/i/d/f (LEVELS 2): the file of miss i */
+static void fresh_file(char *p, size_t size, const char *dir, int i,
+		       int levels)
 {
-	snprintf(p, size, levels == 2 ? "%s/%d/d" : "%s/%d", dir, i);
+	snprintf(p, size, levels == 2 ? "%s/%d/d/f" : "%s/%d/f", dir, i);
 }
 
 static int mkfresh(const char *dir, int n, int levels)
@@ -166,10 +165,10 @@ static int mkfresh(const char *dir, int n, int levels)
 		snprintf(p, sizeof(p), "%s/%d", dir, i);
 		if (mkdir(p, 0755) < 0)
 			die("mkdir", p);
-		fresh_dir(p, sizeof(p), dir, i, levels);
+		snprintf(p, sizeof(p), "%s/%d/d", dir, i);
 		if (levels == 2 && mkdir(p, 0755) < 0)
 			die("mkdir", p);
-		strncat(p, "/f", sizeof(p) - strlen(p) - 1);
+		fresh_file(p, sizeof(p), dir, i, levels);
 		make_file(p);
 	}
 	return 0;
@@ -183,10 +182,8 @@ static int miss(const char *dir, int n, int levels)
 
 	if (!p || n < 1)
 		return 1;
-	for (i = 0; i < n; i++) {
-		fresh_dir(p[i], sizeof(p[i]), dir, i, levels);
-		strncat(p[i], "/f", sizeof(p[i]) - strlen(p[i]) - 1);
-	}
+	for (i = 0; i < n; i++)
+		fresh_file(p[i], sizeof(p[i]), dir, i, levels);
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		open_close(p[i]);
@@ -519,20 +516,10 @@ static int fill(const char *pin, uint64_t domain)
 
 /* ---- seccomp ---------------------------------------------------------- */
 
-#include "seccomp_filters.h"
-
 static int under_sandbox_filter(char **argv)
 {
-	struct sock_fprog prog = {
-		.len = sizeof(corral_sandbox_filter) /
-		       sizeof(*corral_sandbox_filter),
-		.filter = (struct sock_filter *)corral_sandbox_filter,
-	};
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		die("prctl", "PR_SET_NO_NEW_PRIVS");
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
-		die("seccomp", "corral_sandbox_filter");
+	if (seccomp_install_sandbox() < 0)
+		exit(1);        /* it said what failed */
 	execvp(argv[0], argv);
 	die("exec", argv[0]);
 	return 1;
@@ -551,6 +538,14 @@ static int usage(void)
 	return 2;
 }
 
+/* mkfresh and miss: LEVELS, 1 when absent; 0 if it is neither 1 nor 2 */
+static int levels_arg(int argc, char **argv)
+{
+	if (argc < 5)
+		return 1;
+	return !strcmp(argv[4], "1") ? 1 : !strcmp(argv[4], "2") ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -558,12 +553,12 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "open") && argc >= 5)
 		return bench_open(atoi(argv[2]), atoi(argv[3]), argv + 4,
 				  argc - 4);
-	if (!strcmp(cmd, "mkfresh") && (argc == 4 || argc == 5))
-		return mkfresh(argv[2], atoi(argv[3]),
-			       argc == 5 ? atoi(argv[4]) : 1);
-	if (!strcmp(cmd, "miss") && (argc == 4 || argc == 5))
-		return miss(argv[2], atoi(argv[3]),
-			    argc == 5 ? atoi(argv[4]) : 1);
+	if (!strcmp(cmd, "mkfresh") && (argc == 4 || argc == 5) &&
+	    levels_arg(argc, argv) > 0)
+		return mkfresh(argv[2], atoi(argv[3]), levels_arg(argc, argv));
+	if (!strcmp(cmd, "miss") && (argc == 4 || argc == 5) &&
+	    levels_arg(argc, argv) > 0)
+		return miss(argv[2], atoi(argv[3]), levels_arg(argc, argv));
 	if (!strcmp(cmd, "mktree") && argc == 4)
 		return mktree(argv[2], atoi(argv[3]));
 	if (!strcmp(cmd, "launch") && argc >= 4)
