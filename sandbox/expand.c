@@ -116,9 +116,11 @@ static enum expand_status expand_one(const char *p, const struct vars *vars,
 	id = lookup_var(p + 1, (size_t)(close - p - 1));
 	if (id < 0)
 		return fail(err, EXPAND_UNKNOWN, p + 1, (size_t)(close - p - 1));
-	if (!vars->value[id])
-		return fail(err, EXPAND_UNSET, p + 1, (size_t)(close - p - 1));
 	*val = vars->value[id];
+	if (!*val && vars->on_demand)
+		*val = vars->on_demand(vars, (enum var_id)id);
+	if (!*val)
+		return fail(err, EXPAND_UNSET, p + 1, (size_t)(close - p - 1));
 	*vlen = strlen(*val);
 	*used = (size_t)(close - p) + 1;
 	return EXPAND_OK;

@@ -25,9 +25,15 @@ enum var_id {
 	VAR_COUNT,
 };
 
-/* Owned copies; NULL means unset. */
+/*
+ * Owned copies; NULL means unset.  @on_demand, if set, is asked for a
+ * variable that has no value before it counts as unset: the parser reads
+ * the password database for USER only when a profile uses it (most
+ * launches never do, and the read is a fifth of the parser's work).
+ */
 struct vars {
 	char *value[VAR_COUNT];
+	const char *(*on_demand)(const struct vars *vars, enum var_id id);
 };
 
 /* "HOME", "XDG_CACHE_HOME", ...; NULL past the end. */

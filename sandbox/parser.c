@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ struct parser_env {
 	char *profile_path;   /* CORRAL_PROFILE_PATH */
 	char *path;           /* PATH */
 	char *test;           /* CORRAL_TEST_PARSER: see run_test_hook */
+	char *user;           /* USER, if the password database has no name */
 };
 
 static const char *absolute(const char *path)
@@ -60,10 +62,26 @@ static char *dup_env(const char *name)
 	return value ? xstrdup(value) : NULL;
 }
 
+/* USER on first use: the password database's name, else $USER. */
+static const char *user_on_demand(const struct vars *vars, enum var_id id)
+{
+	const struct parser_env *penv =
+		(const struct parser_env *)((const char *)vars -
+					    offsetof(struct parser_env, vars));
+	const struct passwd *pw;
+
+	if (id != VAR_USER)
+		return NULL;
+	pw = getpwuid(getuid());
+	if (pw && pw->pw_name[0])
+		return pw->pw_name;
+	return penv->user && penv->user[0] ? penv->user : NULL;
+}
+
 /*
  * HOME comes from the environment (falling back to the password
- * database), USER from the password database; relative values are
- * ignored, as the XDG base directory spec says.
+ * database), USER from the password database on first use; relative
+ * values are ignored, as the XDG base directory spec says.
  */
 static void read_vars(struct vars *vars)
 {
@@ -74,12 +92,12 @@ static void read_vars(struct vars *vars)
 		{ VAR_XDG_CACHE_HOME, "XDG_CACHE_HOME" },
 		{ VAR_XDG_DATA_HOME, "XDG_DATA_HOME" },
 	};
-	const struct passwd *pw = getpwuid(getuid());
 	const char *home = absolute(getenv("HOME"));
+	const struct passwd *pw = home ? NULL : getpwuid(getuid());
 	char buf[PATH_MAX];
 
 	vars_set(vars, VAR_HOME, home ? home : pw ? absolute(pw->pw_dir) : NULL);
-	vars_set(vars, VAR_USER, pw ? pw->pw_name : getenv("USER"));
+	vars->on_demand = user_on_demand;
 	vars_set(vars, VAR_CWD, absolute(getcwd(buf, sizeof(buf))));
 	snprintf(buf, sizeof(buf), "%u", (unsigned)getuid());
 	vars_set(vars, VAR_UID, buf);
@@ -96,6 +114,7 @@ static void take_environment(struct parser_env *penv)
 	penv->profile_path = dup_env("CORRAL_PROFILE_PATH");
 	penv->path = dup_env("PATH");
 	penv->test = dup_env("CORRAL_TEST_PARSER");
+	penv->user = dup_env("USER");
 	if (clearenv() != 0)
 		die("clearing the parser's environment");
 }

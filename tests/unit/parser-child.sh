@@ -137,4 +137,30 @@ else
 	not_ok "260 rules" "exit $rc" "$err"
 fi
 
+# ${USER} is read from the password database on first use, after the
+# parser's seccomp filter is in place: the database's name wins over
+# $USER, which counts only for a uid the database does not know.
+printf '[filesystem]\nro = -/tmp/u-${USER}\n' > "$tmp/user.profile"
+chmod 644 "$tmp/user.profile"
+user_expands_to() {
+	local want=$1 what=$2 out
+	shift 2
+	out=$("$@" env USER=ghost "$CORRAL" --print-profile="$tmp/user.profile" 2>&1)
+	if [[ $out == *"ro = -/tmp/u-$want "* ]]; then
+		ok "\${USER} $what: $want"
+	else
+		not_ok "\${USER} $what" "expected /tmp/u-$want" "$out"
+	fi
+}
+user_expands_to root "for root with USER=ghost is the database's name"
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	user_expands_to nobody "for uid 65534 is the database's name" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups
+	user_expands_to ghost "for a uid the database lacks falls back to \$USER" \
+		setpriv --reuid=54321 --regid=54321 --clear-groups
+else
+	skip "\${USER} as other uids: needs root and setpriv"
+	skip "\${USER} fallback: needs root and setpriv"
+fi
+
 done_testing
