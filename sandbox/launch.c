@@ -204,8 +204,16 @@ fail:
 	die("could not set up the sandbox; the command was not run");
 }
 
-static _Noreturn void exec_command(char **argv, char **envp)
+/*
+ * @found: the file the parser found in PATH for argv[0], or NULL.  If
+ * that execve fails, execvpe searches as if there were none, so the
+ * command and the errors are execvp's.
+ */
+static _Noreturn void exec_command(const char *found, char **argv,
+				   char **envp)
 {
+	if (found)
+		execve(found, argv, envp);
 	execvpe(argv[0], argv, envp);
 	if (errno == ENOENT)
 		die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not found",
@@ -250,7 +258,7 @@ static char **command_argv(const struct launch_request *req, char **argv)
 {
 	char **command = argv + req->msg.cmd_index;
 
-	if (req->msg.exec_path[0])
+	if (req->msg.exec_path[0] && !(req->msg.flags & LAUNCH_PATH_FOUND))
 		command[0] = (char *)req->msg.exec_path;
 	return command;
 }
@@ -291,5 +299,6 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "
 		    "not run");
-	exec_command(command, env);
+	exec_command(req->msg.flags & LAUNCH_PATH_FOUND ?
+		     req->msg.exec_path : NULL, command, env);
 }

@@ -135,6 +135,10 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 		return reject(why, size, "bad network rules");
 	if (m->exec_path[0] && m->exec_path[0] != '/')
 		return reject(why, size, "relative program path");
+	if ((m->flags & LAUNCH_PATH_FOUND) &&
+	    (!m->exec_path[0] || m->cmd_index == 0))
+		return reject(why, size, "a found program without a path or "
+			      "a command");
 	if ((m->flags & LAUNCH_LOG_FD) && !(m->flags & LAUNCH_LOG))
 		return reject(why, size, "a log file without --log");
 	for (uint32_t i = 0; i < m->n_rules; i++)

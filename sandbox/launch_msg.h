@@ -55,7 +55,10 @@ enum launch_engine {
 #define LAUNCH_DEBUG    (1u << 1)  /* setup --debug */
 #define LAUNCH_LOG      (1u << 2)  /* --log: print denials */
 #define LAUNCH_LOG_FD   (1u << 3)  /* --log=FILE: an fd is attached */
-#define LAUNCH_FLAGS_ALL ((LAUNCH_LOG_FD << 1) - 1)
+/* exec_path is where PATH has argv[cmd_index]; the command's argv[0]
+ * stays as typed (see resolve_command in parser.c). */
+#define LAUNCH_PATH_FOUND (1u << 4)
+#define LAUNCH_FLAGS_ALL ((LAUNCH_PATH_FOUND << 1) - 1)
 
 struct launch_msg {
 	uint32_t magic;
@@ -68,7 +71,9 @@ struct launch_msg {
 	uint32_t cmd_index;       /* the command is argv[cmd_index...] */
 	uint32_t n_rules;         /* fds attached for rules, in order */
 	uint32_t access[LAUNCH_MAX_RULES];
-	/* argv[0] mode: the real program found in PATH; else empty. */
+	/* argv[0] mode: the real program found in PATH; with
+	 * LAUNCH_PATH_FOUND, the file PATH gives for the command; else
+	 * empty. */
 	char exec_path[PATH_MAX];
 	/* learn: the profile named first, for the learned file's header. */
 	char learn_base[256];

@@ -282,6 +282,31 @@ is "$?" 126 "exit status: a command whose exec the sandbox denies is 126"
 sandboxed corral "--rx $S1" "$S1/sh_out" >/dev/null 2>&1
 is "$?" 126 "exit status: a script whose interpreter the sandbox denies is 126"
 
+# The parser looks the command up in PATH so that the launcher execs it
+# at once; what runs, and its argv[0], must stay what execvp(3) gives.
+PD=$W/pathdirs
+mkdir -p "$PD/a/corral-path-probe" "$PD/b" "$PD/c" "$PD/d"
+printf '#!/bin/sh\n' >"$PD/b/corral-path-probe"      # not executable
+ln -s "$PROBE" "$PD/c/corral-path-probe"
+cp "$PROBE" "$PD/d/corral-path-probe"                 # no rule covers d
+PATH=$PD/a:$PD/b:$PD/d:$PD/c sandboxed corral "" corral-path-probe pid >"$W/path.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^pid: ' "$W/path.out"; then
+	ok "PATH: a directory, a non-executable file and a file the sandbox denies earlier in PATH are passed over, as by execvp"
+else
+	not_ok "PATH: passing over what execvp passes over" "exit $rc" "$(cat "$W/path.out")"
+fi
+got=$(sandboxed corral "$SYS" sh -c 'echo "$0"' 2>&1)
+is "$got" sh "PATH: the command's argv[0] stays as typed (sh, not /usr/bin/sh)"
+if strace=$(command -v strace) && engine_bin corral; then
+	PATH=$PD/e1:$PD/e2:$PD/c "$strace" -f -qq -e trace=execve -o "$W/path.strace" \
+		"$engine_bin" $engine_args --rx "$CORRAL_HELPERS" -- corral-path-probe pid >/dev/null 2>&1
+	is "$(grep -c 'execve("[^"]*/corral-path-probe"' "$W/path.strace")" 1 \
+		"PATH: the command is exec'd once, not once per PATH entry before it"
+else
+	skip "PATH: the command is exec'd once (needs strace)"
+fi
+
 # The command replaces corral: same pid as the shell that exec'd corral,
 # parent unchanged, and nothing of corral left as a child to reap.
 # shellcheck disable=SC2086

@@ -261,6 +261,16 @@ static void test_fields(int dir)
 	strcpy(m.exec_path, "bin/true");
 	refused(&m, sizeof(m), &dir, 1, "relative", "a relative program path");
 	good_msg(&m);
+	m.flags = LAUNCH_PATH_FOUND;
+	refused(&m, sizeof(m), &dir, 1, "found program",
+		"a program found in PATH with no path");
+	good_msg(&m);
+	m.flags = LAUNCH_PATH_FOUND;
+	m.cmd_index = 0;
+	strcpy(m.exec_path, "/usr/bin/true");
+	refused(&m, sizeof(m), &dir, 1, "found program",
+		"a program found in PATH in argv[0] mode");
+	good_msg(&m);
 	memset(m.exec_path, 'a', sizeof(m.exec_path));
 	refused(&m, sizeof(m), &dir, 1, "unterminated",
 		"an unterminated program path");
