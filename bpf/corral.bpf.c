@@ -74,7 +74,8 @@ extern int LINUX_KERNEL_VERSION __kconfig;
 /* For operations no sandboxed task may do at all. */
 static __always_inline int deny_in_domain(__u32 hook)
 {
-	struct corral_task *t = task_dom();
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
 
 	return t ? report(t, NULL, NULL, 0, hook, -EPERM) : 0;
 }
@@ -253,13 +254,14 @@ static __always_inline int ioctl_is_denied(struct file *file)
 SEC("lsm/file_open")
 int BPF_PROG(corral_file_open, struct file *file, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 	__u32 want;
 	long granted;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
 	if (is_backing_file(file) || creds_overridden())
@@ -322,11 +324,12 @@ SEC("lsm/file_ioctl")
 int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t || ioctl_always_allowed(cmd))
 		return 0;
 	if (!ioctl_is_denied(file))
@@ -346,11 +349,12 @@ int BPF_PROG(corral_uring_override_creds, const struct cred *new, int ret)
 SEC("lsm/path_truncate")
 int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
 	return check_path(t, path, CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE);
@@ -360,11 +364,12 @@ int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 SEC("lsm/file_truncate")
 int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
 	return check_path(t, &file->f_path, CORRAL_ACCESS_TRUNCATE,
@@ -373,7 +378,8 @@ int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 
 static __always_inline int check_dir_op(const struct path *dir, __u32 want)
 {
-	struct corral_task *t = task_dom();
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
 
 	if (!t)
 		return 0;
@@ -482,11 +488,12 @@ SEC("lsm/path_link")
 int BPF_PROG(corral_path_link, struct dentry *old_dentry,
 	     const struct path *new_dir, struct dentry *new_dentry, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
 	return check_refer(t, new_dir->mnt, old_dentry->d_parent, old_dentry,
@@ -499,6 +506,7 @@ int BPF_PROG(corral_path_rename, const struct path *old_dir,
 	     struct dentry *old_dentry, const struct path *new_dir,
 	     struct dentry *new_dentry, unsigned int flags, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 	__u32 src_want = CORRAL_ACCESS_REMOVE;
 	__u32 dst_want = CORRAL_ACCESS_CREATE;
@@ -506,7 +514,7 @@ int BPF_PROG(corral_path_rename, const struct path *old_dir,
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
 	if (exchange) {
@@ -563,12 +571,13 @@ SEC("lsm/task_alloc")
 int BPF_PROG(corral_task_alloc, struct task_struct *task,
 	     unsigned long clone_flags, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *parent, *child;
 	struct corral_domain *dom;
 
 	if (ret)
 		return ret;
-	parent = task_dom();
+	parent = task_dom(&tbuf);
 	if (!parent)
 		return 0;
 	dom = bpf_map_lookup_elem(&domains, &parent->domain);
@@ -619,13 +628,11 @@ static __always_inline void domain_died(__u64 domain)
 SEC("lsm/task_free")
 void BPF_PROG(corral_task_free, struct task_struct *task)
 {
-	struct corral_task *t;
+	struct corral_task tbuf, *t;
 	struct corral_domain *dom;
 	__u64 domain;
 
-	if (!task->bpf_storage)
-		return;
-	t = bpf_task_storage_get(&task_domain, task, 0, 0);
+	t = task_dom_of(task, &tbuf);
 	if (!t)
 		return;
 	domain = t->domain;
@@ -762,7 +769,8 @@ int BPF_PROG(corral_mount_freed)
 static __always_inline int same_domain(struct corral_task *t,
 				       struct task_struct *other)
 {
-	struct corral_task *o = bpf_task_storage_get(&task_domain, other, 0, 0);
+	struct corral_task obuf;
+	struct corral_task *o = task_dom_of(other, &obuf);
 
 	return o && o->domain == t->domain;
 }
@@ -771,11 +779,12 @@ SEC("lsm/ptrace_access_check")
 int BPF_PROG(corral_ptrace_access_check, struct task_struct *child,
 	     unsigned int mode, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t || same_domain(t, child))
 		return 0;
 	return report(t, NULL, NULL, 0, CORRAL_HOOK_PTRACE, -EPERM);
@@ -786,14 +795,15 @@ int BPF_PROG(corral_ptrace_access_check, struct task_struct *child,
 SEC("lsm/ptrace_traceme")
 int BPF_PROG(corral_ptrace_traceme, struct task_struct *parent, int ret)
 {
+	struct corral_task tbuf, pbuf;  /* see task_dom_of() */
 	struct corral_task *tracer, *t;
 
 	if (ret)
 		return ret;
-	tracer = bpf_task_storage_get(&task_domain, parent, 0, 0);
+	tracer = task_dom_of(parent, &pbuf);
 	if (!tracer)
 		return 0;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	return t && t->domain == tracer->domain ? 0 : -EPERM;
 }
 
@@ -801,11 +811,12 @@ SEC("lsm/task_kill")
 int BPF_PROG(corral_task_kill, struct task_struct *p, void *info, int sig,
 	     const struct cred *cred, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t || same_domain(t, p))
 		return 0;
 	return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
@@ -823,12 +834,13 @@ SEC("lsm/socket_post_create")
 int BPF_PROG(corral_socket_post_create, struct socket *sock, int family,
 	     int type, int protocol, int kern, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 	__u64 key;
 
 	if (ret)
 		return ret;
-	t = task_dom();
+	t = task_dom(&tbuf);
 	if (!t || family != AF_UNIX || kern)
 		return 0;
 	key = (__u64)BPF_CORE_READ(sock, sk);
@@ -856,7 +868,8 @@ void BPF_PROG(corral_sk_free, struct sock *sk)
  */
 static __always_inline int check_unix_peer(struct sock *other)
 {
-	struct corral_task *t = task_dom();
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
 	struct unix_sock *us;
 	struct unix_address *addr;
 	__u64 key = (__u64)other, *owner;

@@ -111,7 +111,31 @@ struct unix_address {
 	struct sockaddr_un name[];
 };
 
-struct bpf_local_storage;
+/* Task storage as the kernel keeps it: read by task_dom_of() (maps.h). */
+struct hlist_node {
+	struct hlist_node *next;
+};
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+
+struct bpf_local_storage_map;
+
+struct bpf_local_storage_data {
+	struct bpf_local_storage_map *smap;
+	__u8 data[];
+};
+
+struct bpf_local_storage_elem {
+	struct hlist_node snode;        /* in bpf_local_storage.list */
+	struct bpf_local_storage_data sdata;
+};
+
+struct bpf_local_storage {
+	struct hlist_head list;         /* of bpf_local_storage_elem.snode */
+};
+
 struct bpf_map;
 
 struct task_struct {

@@ -8,6 +8,7 @@
 
 #include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 #include "corral_abi.h"
 
@@ -188,18 +189,83 @@ struct {
 } event_scratch SEC(".maps");
 
 /*
- * Every hook of every task starts here.  A task without any BPF local
- * storage (nearly all of them: only sandboxed tasks and a registering
- * launcher get some) has no domain; reading the pointer spares the helper
- * call and its per-CPU lock on that path.
+ * Copies @task's corral_task into @copy by walking its storage list
+ * under RCU (the BPF program runs inside rcu_read_lock), without the
+ * helper.  On 6.1, bpf_task_storage_get() answers NULL, as if the task
+ * had no storage, whenever any task-storage call is already in progress
+ * on this CPU (a per-CPU trylock that 6.2 dropped for LSM programs): a
+ * task_free run by an RCU softirq that interrupted some hook's lookup
+ * lost its domain's task count, so the domain and its rules outlived
+ * their last task (about one launch in a thousand with /proc being read
+ * beside), and a sandboxed task preempted inside such a call (preempt=full)
+ * would have been judged unsandboxed.  A task has one element per
+ * task-storage map that holds a value for it: corral's two, and those of
+ * other BPF tools.
  */
-static __always_inline struct corral_task *task_dom(void)
+#define TASK_STORAGE_MAX_WALK 8
+
+/*
+ * Set at load by corral's tests only (CORRAL_TEST_TASK_STORAGE_WALK in
+ * `corral setup`'s environment): every lookup takes the walk, so that the
+ * guest suites check it on each kernel rather than in the rare race it is
+ * for.  Read-only data: with 0 the verifier drops the branch.
+ */
+const volatile __u32 test_task_storage_walk = 0;
+
+static __always_inline struct corral_task *
+task_dom_unlocked(struct task_struct *task, struct corral_task *copy)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct hlist_node *node = BPF_CORE_READ(task, bpf_storage, list.first);
+	__u64 snode = bpf_core_field_offset(struct bpf_local_storage_elem,
+					    snode);
+	__u64 data = bpf_core_field_offset(struct bpf_local_storage_elem,
+					   sdata) +
+		     bpf_core_field_offset(struct bpf_local_storage_data, data);
+	__u64 elem = 0;
+
+	for (int i = 0; i < TASK_STORAGE_MAX_WALK && node; i++) {
+		struct bpf_local_storage_elem *e = (void *)((__u64)node - snode);
+
+		if ((__u64)BPF_CORE_READ(e, sdata.smap) == (__u64)&task_domain) {
+			elem = (__u64)e;
+			break;
+		}
+		node = BPF_CORE_READ(node, next);
+	}
+	if (!elem || bpf_probe_read_kernel(copy, sizeof(*copy),
+					   (void *)(elem + data)))
+		return NULL;
+	return copy;
+}
+
+/*
+ * @task's domain, or NULL if it has none.  Every hook of every task
+ * starts here.  A task without any BPF local storage (nearly all of them:
+ * only sandboxed tasks and a registering launcher get some) has no
+ * domain; reading the pointer spares the helper call and its per-CPU
+ * lock on that path.  The result is @copy, filled, or NULL.
+ */
+static __always_inline struct corral_task *
+task_dom_of(struct task_struct *task, struct corral_task *copy)
+{
+	struct corral_task *t;
 
 	if (!task->bpf_storage)
-		return 0;
-	return bpf_task_storage_get(&task_domain, task, 0, 0);
+		return NULL;
+	if (test_task_storage_walk)
+		return task_dom_unlocked(task, copy);
+	t = bpf_task_storage_get(&task_domain, task, 0, 0);
+	if (!t)
+		return task_dom_unlocked(task, copy);
+	/* One pointer kind for the caller, whichever way it was found: the
+	 * verifier then checks the rest of a hook once, not once per kind. */
+	*copy = *t;
+	return copy;
+}
+
+static __always_inline struct corral_task *task_dom(struct corral_task *copy)
+{
+	return task_dom_of(bpf_get_current_task_btf(), copy);
 }
 
 #endif /* CORRAL_MAPS_H */

@@ -53,9 +53,10 @@ struct net_match {
 	int allowed;
 };
 
-static __always_inline struct corral_task *net_task(void)
+/* @buf: where task_dom() may copy the task's domain; must outlive t. */
+static __always_inline struct corral_task *net_task(struct corral_task *buf)
 {
-	struct corral_task *t = task_dom();
+	struct corral_task *t = task_dom(buf);
 
 	return t && (t->flags & CORRAL_TASK_NET) ? t : NULL;
 }
@@ -217,7 +218,8 @@ static __always_inline int read_addr(const void *uaddr, int len,
 
 /* The socket a hook is about, in a network-confined task. */
 struct net_sock {
-	struct corral_task *t;
+	struct corral_task *t;          /* may point at buf */
+	struct corral_task buf;
 	enum sock_kind kind;
 	int family, type, protocol;
 };
@@ -225,7 +227,7 @@ struct net_sock {
 /* 1: judge it; 0: not ours (no confinement, not IP); <0: refuse. */
 static __always_inline int net_sock(struct socket *sock, struct net_sock *s)
 {
-	s->t = net_task();
+	s->t = net_task(&s->buf);
 	if (!s->t)
 		return 0;
 	s->kind = sock_kind(sock, &s->family, &s->type, &s->protocol);
@@ -337,13 +339,14 @@ SEC("lsm/socket_create")
 int BPF_PROG(corral_socket_create, int family, int type, int protocol,
 	     int kern, int ret)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
 	if (ret)
 		return ret;
 	if (kern)
 		return 0;
-	t = net_task();
+	t = net_task(&tbuf);
 	if (!t)
 		return 0;
 	type &= SOCK_TYPE_MASK;

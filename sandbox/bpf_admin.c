@@ -17,6 +17,7 @@
 #include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -229,6 +230,11 @@ static int load_and_pin(int *n_hooks)
 	if (!skel)
 		return error_errno(errno, "opening the BPF object corral.bpf.o");
 	skip_missing_hooks(skel);
+	if (getenv("CORRAL_TEST_TASK_STORAGE_WALK")) {
+		warn_msg("test mode (CORRAL_TEST_TASK_STORAGE_WALK): every "
+			 "task-storage lookup walks the storage list");
+		skel->rodata->test_task_storage_walk = 1;
+	}
 	r = corral_bpf__load(skel);
 	if (r < 0) {
 		error_errno(r, "loading the BPF object corral.bpf.o (hint: "

@@ -14,7 +14,7 @@ echo "# $setup_out"
 echo "# landlock ABI: $("${CORRAL_HELPERS:?}/ll-exec" --abi 2>&1)"
 
 status=0
-for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks profiles observe nesting landlock-engine escape network network-differential network-escape}; do
+for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks lifecycle profiles observe nesting landlock-engine escape network network-differential network-escape}; do
 	bash "$here/$suite.sh" 2>&1 | awk -v prefix="$kernel/$suite" \
 		-f "$here/tap-merge"
 	rc=${PIPESTATUS[0]}
@@ -23,4 +23,27 @@ for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks profiles ob
 		status=1
 	fi
 done
+
+# The task-storage walk (task_dom_unlocked in bpf/maps.h) is the rare
+# path on 6.1 and never taken on 6.2+: run the suites that reach every
+# kind of hook once more, with every lookup forced through it.
+walk_suites=${CORRAL_WALK_SUITES-enforce marks lifecycle}
+[ -n "${CORRAL_GUEST_SUITES:-}" ] && walk_suites=${CORRAL_WALK_SUITES:-}
+if [ -n "$walk_suites" ]; then
+	"${CORRAL:-corral}" teardown --force >/dev/null 2>&1
+	if out=$(CORRAL_TEST_TASK_STORAGE_WALK=1 "${CORRAL:-corral}" setup 2>&1); then
+		for suite in $walk_suites; do
+			MARKS_STRESS_SECONDS=5 bash "$here/$suite.sh" 2>&1 |
+				awk -v prefix="$kernel/walk/$suite" -f "$here/tap-merge"
+			rc=${PIPESTATUS[0]}
+			if [ "$rc" -ne 0 ]; then
+				echo "# walk/$suite.sh exited with status $rc"
+				status=1
+			fi
+		done
+	else
+		echo "not ok - [$kernel/walk] corral setup with CORRAL_TEST_TASK_STORAGE_WALK=1: $out"
+		status=1
+	fi
+fi
 exit "$status"
