@@ -412,12 +412,8 @@ counts() {
 # the last sandbox's rules still there (the 6.12 run of 52c2a0f counted
 # "rules 2" that way, then domains 0 an instant later).
 settle() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ "$("$OB" count $PIN/domains 2>/dev/null)" = 0 ] && return 0
-		sleep 0.1
-	done
-	say "(f): a domain is still there after 10 s"
+	"$OB" settle $PIN/domains 10 2>/dev/null ||
+		say "(f): a domain is still there after 10 s"
 }
 if only f; then
 	NS=1000

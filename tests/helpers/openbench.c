@@ -35,6 +35,9 @@
  *       entries of DOMAIN until it is full; prints how many it added.
  *   openbench count PIN...
  *       the number of entries of each pinned hash map, one per line.
+ *   openbench settle PIN SECONDS
+ *       waits (at most SECONDS) until the pinned hash map PIN is empty:
+ *       exited sandboxes' domains go after an RCU grace period.
  *   openbench seccomp CMD [ARG...]
  *       installs corral's sandbox seccomp filter with the launcher's own
  *       code (seccomp_install_sandbox) and execs CMD: what that filter
@@ -391,31 +394,54 @@ static int marks(const char *pindir, char **dirs, int n)
 	return 0;
 }
 
-static int count(char **pins, int n)
+static unsigned long map_entries(const char *pin)
 {
 	union bpf_attr a;
 	uint8_t key[256], next[256];
-	unsigned long entries;
-	int i, fd;
+	unsigned long entries = 0;
+	int fd = pin_open(pin);
 
-	for (i = 0; i < n; i++) {
-		fd = pin_open(pins[i]);
-		entries = 0;
-		memset(&a, 0, sizeof(a));
-		a.map_fd = fd;
-		a.key = 0;	/* first key */
-		a.next_key = (uint64_t)(uintptr_t)next;
-		while (sys_bpf(BPF_MAP_GET_NEXT_KEY, &a) == 0) {
-			entries++;
-			memcpy(key, next, sizeof(key));
-			a.key = (uint64_t)(uintptr_t)key;
-		}
-		if (errno != ENOENT)
-			die("iterate", pins[i]);
-		printf("%lu\n", entries);
-		close(fd);
+	memset(&a, 0, sizeof(a));
+	a.map_fd = fd;
+	a.key = 0;	/* first key */
+	a.next_key = (uint64_t)(uintptr_t)next;
+	while (sys_bpf(BPF_MAP_GET_NEXT_KEY, &a) == 0) {
+		entries++;
+		memcpy(key, next, sizeof(key));
+		a.key = (uint64_t)(uintptr_t)key;
 	}
+	if (errno != ENOENT)
+		die("iterate", pin);
+	close(fd);
+	return entries;
+}
+
+static int count(char **pins, int n)
+{
+	for (int i = 0; i < n; i++)
+		printf("%lu\n", map_entries(pins[i]));
 	return 0;
+}
+
+/*
+ * Exited sandboxes' domains go when the kernel frees their last task,
+ * after an RCU grace period: wait until PIN is empty, polling every
+ * 100 ms for at most SECONDS.  0 if it emptied, else 1 with the count.
+ */
+static int settle(const char *pin, int seconds)
+{
+	const struct timespec nap = { .tv_nsec = 100 * 1000 * 1000 };
+	unsigned long left = map_entries(pin);
+
+	for (int i = 0; left && i < seconds * 10; i++) {
+		nanosleep(&nap, NULL);
+		left = map_entries(pin);
+	}
+	if (!left)
+		return 0;
+	fprintf(stderr, "openbench: %s: %lu entries left after %d s\n", pin,
+		left, seconds);
+	return 1;
 }
 
 static const char *err_name(int e)
@@ -533,6 +559,7 @@ static int usage(void)
 		"       openbench mktree DIR NFILES\n"
 		"       openbench launch N CMD [ARG...]\n"
 		"       openbench marks PINDIR DIR... | count PIN...\n"
+		"       openbench settle PIN SECONDS\n"
 		"       openbench devfill DEVICE N | fill PIN DOMAIN\n"
 		"       openbench seccomp CMD [ARG...]\n");
 	return 2;
@@ -571,6 +598,8 @@ int main(int argc, char **argv)
 		return fill(argv[2], strtoull(argv[3], NULL, 0));
 	if (!strcmp(cmd, "count") && argc >= 3)
 		return count(argv + 2, argc - 2);
+	if (!strcmp(cmd, "settle") && argc == 4)
+		return settle(argv[2], atoi(argv[3]));
 	if (!strcmp(cmd, "seccomp") && argc >= 3)
 		return under_sandbox_filter(argv + 2);
 	return usage();

@@ -26,18 +26,10 @@ make_tmp BASE lifecycle || skip_all "cannot make a temp dir"
 
 mkdir -p "$BASE/t/a/b" && echo x >"$BASE/t/a/b/f" || skip_all "cannot make a tree"
 
-# settle: domains and rules of exited sandboxes go once the kernel frees
-# their tasks, after an RCU grace period; wait up to 10 s for none.
-settle() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ "$("$OB" count $PIN/domains)" = 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-settle || skip_all "domains from before this suite are still alive"
+# Domains of exited sandboxes go once the kernel frees their tasks, after
+# an RCU grace period: "openbench settle" waits up to 10 s for none.
+"$OB" settle $PIN/domains 10 2>/dev/null ||
+	skip_all "domains from before this suite are still alive"
 ( while :; do cat /proc/[0-9]*/stat >/dev/null 2>&1; done ) &
 reader=$!
 # shellcheck disable=SC2086
@@ -48,7 +40,7 @@ kill "$reader" 2>/dev/null
 wait "$reader" 2>/dev/null
 read -r _ failed _ <<<"$res"
 is "$failed" 0 "$LIFECYCLE_LAUNCHES sequential sandboxes with /proc being read beside: every launch ran"
-settle
+"$OB" settle $PIN/domains 10 2>/dev/null
 is "domains $("$OB" count $PIN/domains), rules $("$OB" count $PIN/rules)" \
 	"domains 0, rules 0" \
 	"after $LIFECYCLE_LAUNCHES sandboxes with /proc read beside: no domain or rule outlives its tasks"
