@@ -232,9 +232,15 @@ task_dom_unlocked(struct task_struct *task, struct corral_task *copy)
 		}
 		node = BPF_CORE_READ(node, next);
 	}
-	if (!elem || bpf_probe_read_kernel(copy, sizeof(*copy),
-					   (void *)(elem + data)))
-		return NULL;
+	if (!elem && !node)
+		return NULL;            /* the whole list: not a sandboxed task */
+	/*
+	 * Cut short (no element) or unreadable: the read fails and zero-fills
+	 * @copy, domain 0, which no launcher creates: nothing is granted and
+	 * no fork allowed.  One read on both paths keeps one verifier state.
+	 */
+	bpf_probe_read_kernel(copy, sizeof(*copy),
+			      (void *)(elem ? elem + data : 0));
 	return copy;
 }
 
