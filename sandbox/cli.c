@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -422,21 +423,45 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 	return 0;
 }
 
-/* Whether @file is an executable regular file other than corral. */
-static bool is_other_program(const char *file, const struct stat *self)
+/* Whether @file is an executable regular file other than @exclude. */
+static bool is_other_program(const char *file, const struct stat *exclude)
 {
 	struct stat st;
 
 	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
 		return false;
-	if (st.st_dev == self->st_dev && st.st_ino == self->st_ino)
+	if (exclude && st.st_dev == exclude->st_dev &&
+	    st.st_ino == exclude->st_ino)
 		return false;
 	return access(file, X_OK) == 0;
+}
+
+int cli_path_search(const char *name, const char *path,
+		    const struct stat *exclude, enum path_uncertain uncertain,
+		    char *out, size_t size)
+{
+	for (const char *p = path; *p;) {
+		size_t len = strcspn(p, ":");
+
+		/* relative entries (and "", meaning ".") are uncertain */
+		if (p[0] == '/' &&
+		    snprintf(out, size, "%.*s/%s", (int)len, p, name) <
+		    (int)size) {
+			if (is_other_program(out, exclude))
+				return 0;
+		} else if (uncertain == PATH_STOP_AT_UNCERTAIN) {
+			break;
+		}
+		p += len + (p[len] == ':');
+	}
+	out[0] = '\0';
+	return -ENOENT;
 }
 
 int cli_find_program(const char *name, const char *path, char **found)
 {
 	struct stat self;
+	char file[PATH_MAX];
 
 	*found = NULL;
 	if (stat("/proc/self/exe", &self) < 0)
@@ -444,21 +469,11 @@ int cli_find_program(const char *name, const char *path, char **found)
 				   "file corral is (is /proc mounted?)");
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *p = path; *p;) {
-		size_t len = strcspn(p, ":");
-		char file[PATH_MAX];
-
-		/* relative entries (and "", meaning ".") are skipped */
-		if (p[0] == '/' &&
-		    snprintf(file, sizeof(file), "%.*s/%s", (int)len, p,
-			     name) < (int)sizeof(file) &&
-		    is_other_program(file, &self)) {
-			*found = xstrdup(file);
-			return 0;
-		}
-		p += len + (p[len] == ':');
-	}
-	return -ENOENT;
+	if (cli_path_search(name, path, &self, PATH_SKIP_UNCERTAIN, file,
+			    sizeof(file)) < 0)
+		return -ENOENT;
+	*found = xstrdup(file);
+	return 0;
 }
 
 void cli_free(struct corral_opts *opts)

@@ -67,6 +67,21 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
  * and a malloc'd path in *@found, or -ENOENT.
  */
 int cli_find_program(const char *name, const char *path, char **found);
+
+/* What a PATH search does with an entry it cannot judge: a relative one,
+ * or one whose file name would not fit. */
+enum path_uncertain { PATH_SKIP_UNCERTAIN, PATH_STOP_AT_UNCERTAIN };
+
+struct stat;
+/*
+ * The first "DIR/@name" for the entries DIR of colon-separated @path that
+ * is a regular file this user may execute, other than @exclude (same
+ * device and inode) if given.  Returns 0 with it in @out (@size bytes),
+ * or -ENOENT.
+ */
+int cli_path_search(const char *name, const char *path,
+		    const struct stat *exclude, enum path_uncertain uncertain,
+		    char *out, size_t size);
 void cli_free(struct corral_opts *opts);
 
 #endif /* CORRAL_CLI_H */

@@ -265,25 +265,9 @@ static void resolve_command(const char *name, const char *path,
 {
 	if (!path || strchr(name, '/') || !name[0])
 		return;
-	for (const char *p = path;;) {
-		size_t len = strcspn(p, ":");
-		char file[sizeof(msg->exec_path)];
-		struct stat st;
-
-		if (p[0] != '/' ||
-		    snprintf(file, sizeof(file), "%.*s/%s", (int)len, p,
-			     name) >= (int)sizeof(file))
-			return;
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(file, X_OK) == 0) {
-			strcpy(msg->exec_path, file);
-			msg->flags |= LAUNCH_PATH_FOUND;
-			return;
-		}
-		if (!p[len])
-			return;
-		p += len + 1;
-	}
+	if (!cli_path_search(name, path, NULL, PATH_STOP_AT_UNCERTAIN,
+			     msg->exec_path, sizeof(msg->exec_path)))
+		msg->flags |= LAUNCH_PATH_FOUND;
 }
 
 static int open_output(const char *path, int flags, const char *what)
