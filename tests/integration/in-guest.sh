@@ -14,14 +14,17 @@ echo "# $setup_out"
 echo "# landlock ABI: $("${CORRAL_HELPERS:?}/ll-exec" --abi 2>&1)"
 
 status=0
-for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks lifecycle profiles observe nesting landlock-engine escape network network-differential network-escape}; do
-	bash "$here/$suite.sh" 2>&1 | awk -v prefix="$kernel/$suite" \
-		-f "$here/tap-merge"
+# run_suite TAG SUITE: SUITE's TAP, tagged [kernel/TAG], into the stream
+run_suite() {
+	bash "$here/$2.sh" 2>&1 | awk -v prefix="$kernel/$1" -f "$here/tap-merge"
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ]; then
-		echo "# $suite.sh exited with status $rc"
+		echo "# $1.sh exited with status $rc"
 		status=1
 	fi
+}
+for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks lifecycle profiles observe nesting landlock-engine escape network network-differential network-escape}; do
+	run_suite "$suite" "$suite"
 done
 
 # The task-storage walk (task_dom_unlocked in bpf/maps.h) is the rare
@@ -33,13 +36,7 @@ if [ -n "$walk_suites" ]; then
 	"${CORRAL:-corral}" teardown --force >/dev/null 2>&1
 	if out=$(CORRAL_TEST_TASK_STORAGE_WALK=1 "${CORRAL:-corral}" setup 2>&1); then
 		for suite in $walk_suites; do
-			MARKS_STRESS_SECONDS=5 bash "$here/$suite.sh" 2>&1 |
-				awk -v prefix="$kernel/walk/$suite" -f "$here/tap-merge"
-			rc=${PIPESTATUS[0]}
-			if [ "$rc" -ne 0 ]; then
-				echo "# walk/$suite.sh exited with status $rc"
-				status=1
-			fi
+			MARKS_STRESS_SECONDS=5 run_suite "walk/$suite" "$suite"
 		done
 	else
 		echo "not ok - [$kernel/walk] corral setup with CORRAL_TEST_TASK_STORAGE_WALK=1: $out"
