@@ -340,6 +340,15 @@ v_b_static() { "$OB" launch $NL bwrap --ro-bind / / "$PROBE" pid | launch_key; }
 # (no privilege separation, no seccomp), corral --engine=landlock is ours
 v_ll_static() { "$OB" launch $NL "$LL" --rx "$H" -- "$PROBE" pid | launch_key; }
 v_cl_static() { "$OB" launch $NL "$CORRAL" --engine=landlock --rx "$H" -- "$PROBE" pid 2>/dev/null | launch_key; }
+# the floor DESIGN.md section 4 sets: openbench floor does the steps it
+# requires (a capability-less child under the parser's filter sends one
+# descriptor; the parent drops its capabilities, installs the sandbox
+# filter, execs) and nothing else: no parsing, no BPF, no PATH search.
+# What `--rx /usr` costs `true` itself (the loader, denied ld.so.cache,
+# probes ~30 library paths) is measured with Landlock, without corral.
+v_floor() { "$OB" launch $NL "$OB" floor /usr/bin/true | launch_key; }
+v_ll_usr() { "$OB" launch $NL "$LL" --rx /usr -- /usr/bin/true | launch_key; }
+v_ll_root() { "$OB" launch $NL "$LL" --rx / -- /usr/bin/true | launch_key; }
 
 if only d; then
 	say "(d) launch: true, corral, bwrap, firejail"
@@ -351,7 +360,7 @@ if only d; then
 			note "(d): $t is not installed: not measured"
 		fi
 	done
-	series d 4 8 "${lv[@]}" static c_version c_static
+	series d 4 8 "${lv[@]}" static c_version c_static floor ll_usr ll_root
 	if command -v bwrap >/dev/null; then
 		series d2 2 2 b_static ll_static cl_static
 	else
@@ -372,6 +381,12 @@ if only d; then
 		"\`corral --version\` (exec of corral, its parser child forked and reaped, nothing else) $(ms "$(get d c_version launch)") ms;" \
 		"corral running the static probe $(ms "$(get d c_static launch)") ms$(command -v bwrap >/dev/null && echo ", bwrap running it $(ms "$(get d2 b_static launch)") ms"), corral --engine=landlock running it $(ms "$(get d2 cl_static launch)") ms, the ll-exec helper (Landlock, nothing else: (g)'s Landlock launcher) running it $(ms "$(get d2 ll_static launch)") ms;" \
 		"plain dynamic true $(ms "$t") ms."
+	fl=$(get d floor launch) lu=$(get d ll_usr launch) lr=$(get d ll_root launch)
+	if [ -n "$b" ] && [ -n "$fl" ] && [ -n "$lu" ] && [ -n "$lr" ]; then
+		note "(d) the floor: \`openbench floor /usr/bin/true\` (only the steps DESIGN.md §4 requires: a child without capabilities under the parser's filter sends one descriptor, the parent drops its capabilities, installs the sandbox filter and execs; no parsing, no BPF, no PATH search) $(ms "$fl") ms = $(ratio "$fl" "$b")× bwrap;" \
+			"what \`--rx /usr\` costs \`true\` itself, under Landlock without corral (ll-exec --rx /usr against --rx /, both running /usr/bin/true: the loader, denied /etc/ld.so.cache, probes ~30 library paths) $(sms $((lu - lr))) ms;" \
+			"floor + that = $(ratio $((fl + lu - lr)) "$b")× bwrap: the least any launcher that follows DESIGN.md §4 can reach on this rule."
+	fi
 fi
 
 # ---- (e) setup cost vs tree size --------------------------------------------

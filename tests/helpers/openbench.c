@@ -42,6 +42,12 @@
  *       installs corral's sandbox seccomp filter with the launcher's own
  *       code (seccomp_install_sandbox) and execs CMD: what that filter
  *       alone costs a workload.
+ *   openbench floor CMD [ARG...]
+ *       the least a launch under DESIGN.md §4 does, and nothing else: a
+ *       child that drops every capability and installs corral's parser
+ *       filter sends one O_PATH descriptor back over a socket pair; the
+ *       parent reaps it, drops every capability, installs the sandbox
+ *       filter and execs CMD.  No parsing, no BPF: the floor (d) stands on.
  *
  * Exit status 0, 1 on a failure (message on stderr), 2 on a usage error.
  */
@@ -55,7 +61,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -551,6 +560,79 @@ static int under_sandbox_filter(char **argv)
 	return 1;
 }
 
+/* ---- floor ------------------------------------------------------------ */
+
+static void drop_all_capabilities(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	if (syscall(SYS_capset, &h, d) < 0)
+		die("capset", NULL);
+}
+
+static void floor_child(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	char byte = 1;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	int fd;
+
+	drop_all_capabilities();
+	if (seccomp_install_parser() < 0)
+		_exit(1);
+	fd = open("/usr", O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		die("open", "/usr");
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sock, &msg, 0) != 1)
+		die("sendmsg", NULL);
+	_exit(0);
+}
+
+static int floor_launch(char **argv)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	int sv[2], status;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return die("socketpair", NULL);
+	pid = fork();
+	if (pid < 0)
+		return die("fork", NULL);
+	if (pid == 0) {
+		close(sv[0]);
+		floor_child(sv[1]);
+	}
+	close(sv[1]);
+	if (recvmsg(sv[0], &msg, MSG_CMSG_CLOEXEC) != 1)
+		return die("recvmsg", NULL);
+	if (waitpid(pid, &status, 0) < 0 || status)
+		return die("waitpid", NULL);
+	close(sv[0]);
+	drop_all_capabilities();
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		return die("prctl", "PR_CAP_AMBIENT_CLEAR_ALL");
+	return under_sandbox_filter(argv);
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
@@ -561,7 +643,7 @@ static int usage(void)
 		"       openbench marks PINDIR DIR... | count PIN...\n"
 		"       openbench settle PIN SECONDS\n"
 		"       openbench devfill DEVICE N | fill PIN DOMAIN\n"
-		"       openbench seccomp CMD [ARG...]\n");
+		"       openbench seccomp CMD [ARG...] | floor CMD [ARG...]\n");
 	return 2;
 }
 
@@ -602,5 +684,7 @@ int main(int argc, char **argv)
 		return settle(argv[2], atoi(argv[3]));
 	if (!strcmp(cmd, "seccomp") && argc >= 3)
 		return under_sandbox_filter(argv + 2);
+	if (!strcmp(cmd, "floor") && argc >= 3)
+		return floor_launch(argv + 2);
 	return usage();
 }
