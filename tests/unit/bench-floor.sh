@@ -28,9 +28,11 @@ fi
 # off (personality ADDR_NO_RANDOMIZE) is refused.
 if setarch "$(uname -m)" -R /bin/true 2>/dev/null; then
 	out=$("$OB" floor setarch "$(uname -m)" -R /bin/true 2>&1)
-	[[ $out == *"Operation not permitted"* ]] &&
-		ok "the sandbox filter refuses ADDR_NO_RANDOMIZE" ||
+	if [[ $out == *"Operation not permitted"* ]]; then
+		ok "the sandbox filter refuses ADDR_NO_RANDOMIZE"
+	else
 		not_ok "the sandbox filter refuses ADDR_NO_RANDOMIZE" "$out"
+	fi
 else
 	skip "ADDR_NO_RANDOMIZE refused" "setarch -R fails here even unsandboxed"
 fi
