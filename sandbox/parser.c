@@ -48,6 +48,7 @@ struct parser_env {
 	char *path;           /* PATH */
 	char *test;           /* CORRAL_TEST_PARSER: see run_test_hook */
 	char *user;           /* USER, if the password database has no name */
+	struct user_lookup *user_db;  /* the database's answer, kept */
 };
 
 static const char *absolute(const char *path)
@@ -62,19 +63,34 @@ static char *dup_env(const char *name)
 	return value ? xstrdup(value) : NULL;
 }
 
+/*
+ * What the password database said about USER, asked once: expansion
+ * sees the variables as const, so the answer lives behind a pointer.
+ */
+struct user_lookup {
+	int asked;
+	char *name;           /* NULL: no name for this uid */
+};
+
 /* USER on first use: the password database's name, else $USER. */
 static const char *user_on_demand(const struct vars *vars, enum var_id id)
 {
 	const struct parser_env *penv =
 		(const struct parser_env *)((const char *)vars -
 					    offsetof(struct parser_env, vars));
-	const struct passwd *pw;
+	struct user_lookup *db = penv->user_db;
 
 	if (id != VAR_USER)
 		return NULL;
-	pw = getpwuid(getuid());
-	if (pw && pw->pw_name[0])
-		return pw->pw_name;
+	if (!db->asked) {
+		const struct passwd *pw = getpwuid(getuid());
+
+		db->asked = 1;
+		if (pw && pw->pw_name[0])
+			db->name = xstrdup(pw->pw_name);
+	}
+	if (db->name)
+		return db->name;
 	return penv->user && penv->user[0] ? penv->user : NULL;
 }
 
@@ -115,6 +131,7 @@ static void take_environment(struct parser_env *penv)
 	penv->path = dup_env("PATH");
 	penv->test = dup_env("CORRAL_TEST_PARSER");
 	penv->user = dup_env("USER");
+	penv->user_db = xcalloc(1, sizeof(*penv->user_db));
 	if (clearenv() != 0)
 		die("clearing the parser's environment");
 }

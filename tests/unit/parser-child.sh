@@ -163,4 +163,17 @@ else
 	skip "\${USER} fallback: needs root and setpriv"
 fi
 
+# The password database is read once however often a profile says ${USER}.
+if command -v strace >/dev/null; then
+	printf '[filesystem]\nro = -/tmp/u-${USER}\nro = -/tmp/v-${USER}\nro = -/tmp/w-${USER}\n' \
+		> "$tmp/user3.profile"
+	chmod 644 "$tmp/user3.profile"
+	strace -f -qq -e trace=open,openat -o "$tmp/user3.trace" \
+		"$CORRAL" --print-profile="$tmp/user3.profile" >/dev/null 2>&1
+	is "$(grep -c '"/etc/passwd"' "$tmp/user3.trace")" 1 \
+		"three \${USER} in a profile read /etc/passwd once"
+else
+	skip "\${USER} read once" "strace is not installed"
+fi
+
 done_testing
