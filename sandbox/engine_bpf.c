@@ -41,6 +41,16 @@ static int open_pinned(const char *name, int *fd)
 	return 0;
 }
 
+/*
+ * The rules and net_policy maps only matter to a launch that reclaims,
+ * aborts or writes network rules: opened on first use, not by every
+ * launch (each open is a path lookup in bpffs).
+ */
+static int pinned_on_demand(int *fd, const char *name)
+{
+	return *fd >= 0 ? 0 : open_pinned(name, fd);
+}
+
 static int check_abi(void)
 {
 	struct corral_info info = { 0 };
@@ -75,14 +85,11 @@ int engine_bpf_open(struct bpf_engine *e)
 	if (!r)
 		r = open_pinned("task_register", &e->task_register);
 	if (!r)
-		r = open_pinned("rules", &e->rules);
-	if (!r)
 		r = open_pinned("domains", &e->domains);
-	if (!r)
-		r = open_pinned("net_policy", &e->net_policy);
 	if (r < 0)
 		return r;
-	e->pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	e->pid = getpid();
+	e->pidfd = (int)syscall(SYS_pidfd_open, e->pid, 0);
 	if (e->pidfd < 0)
 		return error_errno(errno, "pidfd_open on this process");
 	return 0;
@@ -113,8 +120,11 @@ static __u64 *dead_domains_in(const struct bpf_engine *e, int map, size_t *n)
 static void reclaim_dead_net(struct bpf_engine *e)
 {
 	size_t n;
-	__u64 *dead = dead_domains_in(e, e->net_policy, &n);
+	__u64 *dead;
 
+	if (pinned_on_demand(&e->net_policy, "net_policy") < 0)
+		return;
+	dead = dead_domains_in(e, e->net_policy, &n);
 	for (size_t i = 0; i < n; i++)
 		bpf_map_delete_elem(e->net_policy, &dead[i]);
 	free(dead);
@@ -161,7 +171,8 @@ static void reclaim_dead_index(struct bpf_engine *e)
 	__u64 *dead;
 	size_t n;
 
-	if (open_index(&index, &nrules) < 0)
+	if (pinned_on_demand(&e->rules, "rules") < 0 ||
+	    open_index(&index, &nrules) < 0)
 		return;
 	dead = dead_domains_in(e, nrules, &n);
 	for (size_t i = 0; i < n; i++)
@@ -183,6 +194,8 @@ static void reclaim_dead_rules(struct bpf_engine *e)
 	size_t n_dead = 0;
 	void *prev = NULL;
 
+	if (pinned_on_demand(&e->rules, "rules") < 0)
+		return;
 	while (!bpf_map_get_next_key(e->rules, prev, &next)) {
 		key = next;
 		prev = &key;
@@ -340,6 +353,8 @@ int engine_bpf_set_network(struct bpf_engine *e, const struct policy *policy)
 
 	if (mode == POLICY_NET_ALL && !e->audit)
 		return 0;
+	if (pinned_on_demand(&e->net_policy, "net_policy") < 0)
+		return -ENOENT;
 	net = xcalloc(1, sizeof(*net));
 	/* net = none, and learn's audit of net = all: no rule matches */
 	if (mode == POLICY_NET_RULES) {
@@ -368,13 +383,17 @@ int engine_bpf_enter(struct bpf_engine *e)
 			 (e->audit ? CORRAL_TASK_AUDIT : 0),
 		.rule_inos = e->rule_inos,
 	};
-	_cleanup_close_ int self = -1;
+	_cleanup_close_ int forked = -1;
+	int self = e->pidfd;
 
 	bpf_map_delete_elem(e->task_register, &e->pidfd);
 	/* After a fork the child enters: key the storage by who calls. */
-	self = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (self < 0)
-		return error_errno(errno, "pidfd_open on this process");
+	if (getpid() != e->pid) {
+		self = forked = (int)syscall(SYS_pidfd_open, getpid(), 0);
+		if (self < 0)
+			return error_errno(errno,
+					   "pidfd_open on this process");
+	}
 	if (bpf_map_update_elem(e->task_domain, &self, &task,
 				BPF_NOEXIST) < 0) {
 		if (errno == EEXIST)
@@ -393,9 +412,11 @@ void engine_bpf_abort(struct bpf_engine *e)
 
 	if (e->domain && e->domains >= 0) {
 		bpf_map_delete_elem(e->domains, &e->domain);
-		if (e->rules >= 0 && !open_index(&index, &nrules))
+		if (!pinned_on_demand(&e->rules, "rules") &&
+		    !open_index(&index, &nrules))
 			drop_domain_index(e->domain, e->rules, index, nrules);
 	}
+	/* Only a launch that wrote network rules opened the map. */
 	if (e->domain && e->net_policy >= 0)
 		bpf_map_delete_elem(e->net_policy, &e->domain);
 	e->domain = 0;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define CORRAL_PIN_DIR  "/sys/fs/bpf/corral"
 #define CORRAL_LSM_LIST "/sys/kernel/security/lsm"
@@ -34,6 +35,7 @@ struct bpf_engine {
 	int domains;
 	int net_policy;
 	int pidfd;         /* this process: the key of task storage maps */
+	pid_t pid;         /* ... whose pid this is */
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
 	bool file_rules;   /* some rule names a non-directory */
 	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
