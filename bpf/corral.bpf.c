@@ -66,6 +66,7 @@
 #include "marks.h"
 #include "events.h"
 #include "net.h"
+#include "fown.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -181,37 +182,81 @@ static __always_inline __u32 open_access(struct file *file)
 }
 
 /*
- * The kernel overrides a task's credentials when it acts on its own behalf
- * inside a syscall: overlayfs opening the real directory or copying a file
- * up, firmware loading.  Those opens follow an access already judged on
- * the path the task used (Landlock, whose domain lives in the credentials,
- * lets them through for the same reason).  The one way a task can choose
- * the override itself, an io_uring personality, is refused inside a domain
- * (uring_override_creds below).
+ * Opens the kernel makes on its own behalf for an access already judged:
+ * overlayfs reading a lower directory or copying a file up does so under
+ * the mounter's credentials (override_creds) through its layers' private
+ * mounts (clone_private_mount), which belong to no mount namespace
+ * (MNT_NS_INTERNAL).  Landlock, whose domain lives in the credentials,
+ * lets them through for the same reason.
+ *
+ * Overridden credentials alone do not make an open the kernel's: io_uring
+ * runs a request under the credentials its submitter had when it was
+ * queued, so a task that changed its credentials (PR_SET_KEEPCAPS is
+ * enough) then queued an IORING_OP_OPENAT ran it overridden, in io-wq, in
+ * SQPOLL or inline, and was waved through.  What no task can do is name a
+ * path on a private mount: such a mount is in no namespace, and no
+ * descriptor on it reaches user space (overlayfs keeps its real files to
+ * itself; /proc/PID/map_files needs CAP_SYS_ADMIN).  So an open under
+ * overridden credentials on a mount of some namespace is judged like any
+ * other, under the domain of the task doing it: io-wq workers and SQPOLL
+ * threads are threads of the submitter and carry its domain from
+ * task_alloc, and IORING_SETUP_ATTACH_WQ only shares a worker of the same
+ * process.  Registered personalities are refused (uring_override_creds).
  */
-static __always_inline int creds_overridden(void)
+#define MNT_NS_INTERNAL ((void *)-22L)    /* ERR_PTR(-EINVAL), fs/mount.h */
+
+static __always_inline int kernel_private_open(struct file *file)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct mount *mnt;
 
-	return task->cred != task->real_cred;
+	if (task->cred == task->real_cred)
+		return 0;
+	mnt = (void *)file->f_path.mnt -
+	      bpf_core_field_offset(struct mount, mnt);
+	return BPF_CORE_READ(mnt, mnt_ns) == MNT_NS_INTERNAL;
+}
+
+/*
+ * A new entry for @key, charged to @t's domain (see ioctl_denied in
+ * maps.h): NULL when the domain has used its share or is gone.
+ */
+static __always_inline struct ioctl_denied_devs *
+ioctl_denied_entry(struct corral_task *t, __u64 key)
+{
+	struct ioctl_denied_devs fresh = { .domain = t->domain }, *d;
+	struct corral_domain *dom;
+
+	d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	if (d)
+		return d;
+	dom = bpf_map_lookup_elem(&domains, &t->domain);
+	if (!dom)
+		return NULL;
+	if (__sync_fetch_and_add(&dom->ioctl_creds, 1) >=
+	    CORRAL_IOCTL_CREDS_PER_DOMAIN) {
+		__sync_fetch_and_add(&dom->ioctl_creds, -1);
+		return NULL;
+	}
+	/* another thread of the same credentials may race us here: the
+	 * loser gives its charge back */
+	if (bpf_map_update_elem(&ioctl_denied, &key, &fresh, BPF_NOEXIST))
+		__sync_fetch_and_add(&dom->ioctl_creds, -1);
+	return bpf_map_lookup_elem(&ioctl_denied, &key);
 }
 
 /* Records a device file opened without the ioctl right; fails closed. */
-static __always_inline int note_ioctl_denied(struct file *file)
+static __always_inline int note_ioctl_denied(struct corral_task *t,
+					     struct file *file)
 {
 	__u64 key = (__u64)file->f_cred;
 	__u64 inode = (__u64)file->f_inode;
-	struct ioctl_denied_devs fresh = {}, *d;
+	struct ioctl_denied_devs *d = ioctl_denied_entry(t, key);
 	int r = -EACCES;        /* no room: cannot remember, refuse the open */
 
-	d = bpf_map_lookup_elem(&ioctl_denied, &key);
-	if (!d) {
-		/* another thread of the same credentials may race us here */
-		bpf_map_update_elem(&ioctl_denied, &key, &fresh, BPF_NOEXIST);
-		d = bpf_map_lookup_elem(&ioctl_denied, &key);
-		if (!d)
-			return -EACCES;
-	}
+	if (!d)
+		return report(t, file->f_path.mnt, file->f_path.dentry,
+			      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_OPEN, -EACCES);
 	bpf_spin_lock(&d->lock);
 #pragma unroll
 	for (int i = 0; i < CORRAL_IOCTL_DEVICES; i++) {
@@ -231,12 +276,10 @@ static __always_inline int note_ioctl_denied(struct file *file)
 	return r;
 }
 
-/* Was @file's device opened by its opener without the ioctl right? */
-static __always_inline int ioctl_is_denied(struct file *file)
+/* Did @cred open the device @inode without the ioctl right? */
+static __always_inline int device_ioctl_denied(__u64 cred, __u64 inode)
 {
-	__u64 key = (__u64)file->f_cred;
-	__u64 inode = (__u64)file->f_inode;
-	struct ioctl_denied_devs *d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	struct ioctl_denied_devs *d = bpf_map_lookup_elem(&ioctl_denied, &cred);
 	int found = 0;
 
 	if (!d)
@@ -249,6 +292,12 @@ static __always_inline int ioctl_is_denied(struct file *file)
 	}
 	bpf_spin_unlock(&d->lock);
 	return found;
+}
+
+/* Was @file's device opened by its opener without the ioctl right? */
+static __always_inline int ioctl_is_denied(struct file *file)
+{
+	return device_ioctl_denied((__u64)file->f_cred, (__u64)file->f_inode);
 }
 
 SEC("lsm/file_open")
@@ -264,7 +313,7 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
-	if (is_backing_file(file) || creds_overridden())
+	if (is_backing_file(file) || kernel_private_open(file))
 		return 0;
 	want = open_access(file);
 	/* memfd and other files of internal mounts have no path to judge;
@@ -283,17 +332,30 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	/* ioctl on a device is decided now, as Landlock does. */
 	if (S_ISDEV(file->f_inode->i_mode) &&
 	    !covers(granted, CORRAL_ACCESS_IOCTL))
-		return note_ioctl_denied(file);
+		return note_ioctl_denied(t, file);
 	return 0;
 }
 
-/* The files these credentials opened are all gone: so is their entry. */
+/*
+ * The files these credentials opened are all gone: so is their entry, and
+ * its charge goes back to its domain if that still lives.
+ */
 SEC("lsm/cred_free")
 void BPF_PROG(corral_cred_free, struct cred *cred)
 {
 	__u64 key = (__u64)cred;
+	struct ioctl_denied_devs *d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	struct corral_domain *dom;
+	__u64 domain;
 
-	bpf_map_delete_elem(&ioctl_denied, &key);
+	if (!d)
+		return;
+	domain = d->domain;
+	if (bpf_map_delete_elem(&ioctl_denied, &key))
+		return;
+	dom = bpf_map_lookup_elem(&domains, &domain);
+	if (dom)
+		__sync_fetch_and_add(&dom->ioctl_creds, -1);
 }
 
 /* ioctl commands that never reach a driver's own code (as Landlock). */
@@ -320,22 +382,68 @@ static __always_inline int ioctl_always_allowed(unsigned int cmd)
 	}
 }
 
-SEC("lsm/file_ioctl")
-int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
-	     unsigned long arg, int ret)
+/*
+ * ioctl(2): a device opened without the ioctl right, and ownership
+ * changes that could aim a signal outside the domain (fown.h).
+ */
+static __always_inline int check_ioctl(struct file *file, unsigned int cmd,
+				       unsigned long arg)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
 
-	if (ret)
-		return ret;
 	t = task_dom(&tbuf);
-	if (!t || ioctl_always_allowed(cmd))
+	if (!t)
 		return 0;
-	if (!ioctl_is_denied(file))
+	if (!fown_ioctl_allowed(file, cmd, arg))
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
+	if (ioctl_always_allowed(cmd) || !ioctl_is_denied(file))
 		return 0;
 	return report(t, file->f_path.mnt, file->f_path.dentry,
 		      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL, -EACCES);
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(corral_file_ioctl, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	return ret ? ret : check_ioctl(file, cmd, arg);
+}
+
+/*
+ * 32-bit ioctl(2) (since 6.8, and Debian's 6.1): without it a compat
+ * task reached any device driver.  Not attached where the hook is absent.
+ * The command numbers that matter here are the same in both ABIs.
+ */
+SEC("lsm/file_ioctl_compat")
+int BPF_PROG(corral_file_ioctl_compat, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	return ret ? ret : check_ioctl(file, cmd, arg);
+}
+
+/*
+ * IORING_OP_URING_CMD hands a command to the driver's own code, as an
+ * ioctl would: refused on a device opened without the ioctl right.
+ */
+SEC("lsm/uring_cmd")
+int BPF_PROG(corral_uring_cmd, struct io_uring_cmd *ioucmd, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t;
+	struct file *file;
+
+	if (ret)
+		return ret;
+	t = task_dom(&tbuf);
+	if (!t)
+		return 0;
+	file = BPF_CORE_READ(ioucmd, file);
+	if (!device_ioctl_denied((__u64)BPF_CORE_READ(file, f_cred),
+				 (__u64)BPF_CORE_READ(file, f_inode)))
+		return 0;
+	return report(t, NULL, NULL, CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL,
+		      -EACCES);
 }
 
 /* An io_uring personality would run requests with other credentials. */
@@ -625,20 +733,48 @@ static __always_inline void domain_died(__u64 domain)
 	bpf_map_delete_elem(&net_policy, &domain);
 }
 
+/* One task fewer carries @domain; the last one takes the domain along. */
+static __always_inline void domain_put(__u64 domain)
+{
+	struct corral_domain *dom = bpf_map_lookup_elem(&domains, &domain);
+
+	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
+		domain_died(domain);
+}
+
+/*
+ * A launcher that dies before entering the domain it made: its
+ * registration slot names the domain and the launch's nonce, and the
+ * domain's count of 1 stands for it (see struct corral_domain).  A slot
+ * naming a domain of another nonce (a failed insert) touches nothing.
+ */
+static __always_inline void launcher_died(struct task_struct *task)
+{
+	struct corral_register rbuf, *reg;
+	struct corral_domain *dom;
+
+	reg = bpf_task_storage_get(&task_register, task, 0, 0);
+	if (!reg)
+		reg = storage_walk(task, &task_register, &rbuf, sizeof(rbuf));
+	if (!reg || !reg->domain)
+		return;
+	dom = bpf_map_lookup_elem(&domains, &reg->domain);
+	if (dom && dom->nonce == reg->nonce)
+		domain_put(reg->domain);
+}
+
 SEC("lsm/task_free")
 void BPF_PROG(corral_task_free, struct task_struct *task)
 {
 	struct corral_task tbuf, *t;
-	struct corral_domain *dom;
-	__u64 domain;
 
-	t = task_dom_of(task, &tbuf);
-	if (!t)
+	if (!task->bpf_storage)
 		return;
-	domain = t->domain;
-	dom = bpf_map_lookup_elem(&domains, &domain);
-	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
-		domain_died(domain);
+	t = task_dom_of(task, &tbuf);
+	if (t)
+		domain_put(t->domain);
+	else
+		launcher_died(task);
 }
 
 /* Lists a new rule of its domain (domain_rules), for domain_died(). */
@@ -829,35 +965,34 @@ int BPF_PROG(corral_bpf)
 	return deny_in_domain(CORRAL_HOOK_BPF);
 }
 
-/* Unix sockets made in a domain remember it (abstract-socket scoping). */
+/*
+ * Unix sockets made in a domain remember it (abstract-socket scoping), in
+ * the socket's own storage (maps.h: nothing shared to fill).  socketpair
+ * comes here for both ends.  The socket a listener gets from accept is
+ * never connected to, so it needs no owner.
+ */
 SEC("lsm/socket_post_create")
 int BPF_PROG(corral_socket_post_create, struct socket *sock, int family,
 	     int type, int protocol, int kern, int ret)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
-	__u64 key;
+	struct sock *sk = sock->sk;
+	__u64 *owner;
 
 	if (ret)
 		return ret;
 	t = task_dom(&tbuf);
 	if (!t || family != AF_UNIX || kern)
 		return 0;
-	key = (__u64)BPF_CORE_READ(sock, sk);
-	if (bpf_map_update_elem(&unix_owner, &key, &t->domain, BPF_ANY))
+	if (!sk)
+		return -ENOMEM;
+	owner = bpf_sk_storage_get(&unix_owner, sk, 0,
+				   BPF_SK_STORAGE_GET_F_CREATE);
+	if (!owner)
 		return -ENOMEM;         /* cannot scope it: no socket */
+	*owner = t->domain;
 	return 0;
-}
-
-SEC("lsm/sk_free_security")
-void BPF_PROG(corral_sk_free, struct sock *sk)
-{
-	__u64 key = (__u64)sk;
-
-	/* Only unix sockets are ever recorded: the rest return here. */
-	if (BPF_CORE_READ(sk, __sk_common.skc_family) != AF_UNIX)
-		return;
-	bpf_map_delete_elem(&unix_owner, &key);
 }
 
 /*
@@ -872,7 +1007,7 @@ static __always_inline int check_unix_peer(struct sock *other)
 	struct corral_task *t = task_dom(&tbuf);
 	struct unix_sock *us;
 	struct unix_address *addr;
-	__u64 key = (__u64)other, *owner;
+	__u64 *owner;
 	char first = 1;
 	int len;
 	long granted;
@@ -888,7 +1023,7 @@ static __always_inline int check_unix_peer(struct sock *other)
 	len = BPF_CORE_READ(addr, len);
 	bpf_probe_read_kernel(&first, 1, &addr->name[0].sun_path[0]);
 	if (len > (int)sizeof(unsigned short) && first == 0) {
-		owner = bpf_map_lookup_elem(&unix_owner, &key);
+		owner = bpf_sk_storage_get(&unix_owner, other, 0, 0);
 		if (owner && *owner == t->domain)
 			return 0;
 		return report(t, NULL, NULL, 0, CORRAL_HOOK_CONNECT, -EPERM);

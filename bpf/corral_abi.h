@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 7
+#define CORRAL_ABI_VERSION 8
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -97,16 +97,28 @@ struct corral_rule_index {
 /*
  * Domains: hash map "domains", key __u64 domain id, value struct
  * corral_domain.  A domain lives while tasks carry it: task_alloc counts
- * up, task_free counts down and deletes the entry at zero.  Rules whose
- * domain has no entry here are dead and reclaimed by the launcher.
+ * up, task_free counts down and deletes the entry at zero.  The launcher
+ * inserts it with tasks = 1, standing for itself, after writing the
+ * domain id and the same launch nonce into its task_register slot: if
+ * it dies before entering the domain, its task_free finds the slot, sees
+ * the nonce match and counts the domain down, so a killed launcher's
+ * domain and rules go with it (the nonce keeps a slot that names another
+ * launch's domain, after a failed BPF_NOEXIST insert, from touching it).
  *
- * Example: { .tasks = 3, .created_ns = 81234567890, .uid = 1000 }
+ * ioctl_creds counts the domain's entries in ioctl_denied (maps.h), each
+ * domain at most CORRAL_IOCTL_CREDS_PER_DOMAIN, so that no sandbox can
+ * fill that map for the others.
+ *
+ * Example: { .tasks = 3, .created_ns = 81234567890, .uid = 1000,
+ *            .nonce = 0x9c1f..., .ioctl_creds = 2 }
  */
 struct corral_domain {
 	__s64 tasks;      /* live tasks carrying the domain */
 	__u64 created_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) at creation */
 	__u32 uid;        /* real uid of the launcher that made it */
 	__u32 flags;      /* CORRAL_DOMAIN_* */
+	__u64 nonce;      /* random, per launch: see struct corral_register */
+	__s64 ioctl_creds; /* entries charged in ioctl_denied */
 };
 
 /*
@@ -216,7 +228,9 @@ enum corral_hook {
 	CORRAL_HOOK_BPF,        /* bpf(2) */
 	CORRAL_HOOK_NET,        /* IP bind/connect/send: access = op bit */
 	CORRAL_HOOK_SOCKET,     /* a raw, packet, SCTP... socket refused */
-	CORRAL_HOOK_MAX = CORRAL_HOOK_SOCKET,
+	CORRAL_HOOK_ROUTE,      /* a source route: net.protocol = level,
+				 * net.port = option or ancillary type */
+	CORRAL_HOOK_MAX = CORRAL_HOOK_ROUTE,
 };
 
 #define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */
@@ -269,6 +283,7 @@ struct corral_event {
  * anything but DONE.
  */
 enum corral_register_status {
+	CORRAL_REGISTER_IDLE    = 0,  /* no request: the launch is being built */
 	CORRAL_REGISTER_PENDING = 1,
 	CORRAL_REGISTER_DONE    = 2,
 };
@@ -278,6 +293,7 @@ struct corral_register {
 	__u32 access;     /* rights to add on the inode */
 	__s32 status;     /* enum corral_register_status or -errno */
 	__u64 ino_bit;    /* set with DONE: corral_ino_bit() of the inode */
+	__u64 nonce;      /* the domain's, while the launcher has not entered */
 };
 
 /* Read-only data "abi_version" in the object, pinned as map "info". */
@@ -289,11 +305,11 @@ struct corral_info {
 /* Map capacities, fixed before load. */
 #define CORRAL_MAX_RULES   65536
 #define CORRAL_MAX_DOMAINS 4096
-/* Unix sockets created inside sandboxes, at once. */
-#define CORRAL_MAX_UNIX_SOCKETS 16384
 /* Sandboxed credentials (about one per process) that opened a device
- * without the ioctl right, at once. */
-#define CORRAL_MAX_IOCTL_FILES 16384
+ * without the ioctl right, at once, per domain; the map holds every
+ * domain's share. */
+#define CORRAL_IOCTL_CREDS_PER_DOMAIN 64
+#define CORRAL_MAX_IOCTL_FILES (CORRAL_MAX_DOMAINS * CORRAL_IOCTL_CREDS_PER_DOMAIN)
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512
 
@@ -301,9 +317,9 @@ struct corral_info {
 _Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
-_Static_assert(sizeof(struct corral_domain) == 24, "domain layout");
+_Static_assert(sizeof(struct corral_domain) == 40, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 24, "task layout");
-_Static_assert(sizeof(struct corral_register) == 24, "register layout");
+_Static_assert(sizeof(struct corral_register) == 32, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
 _Static_assert(sizeof(struct corral_net_rule) == 40, "net rule layout");

@@ -47,11 +47,15 @@ struct vfsmount {
 	struct super_block *mnt_sb;
 };
 
-/* fs/mount.h: the vfsmount is embedded; we only climb to the parent. */
+struct mnt_namespace;
+
+/* fs/mount.h: the vfsmount is embedded; we climb to the parent, and a
+ * mount of no namespace (MNT_NS_INTERNAL) is the kernel's own. */
 struct mount {
 	struct mount *mnt_parent;
 	struct dentry *mnt_mountpoint;
 	struct vfsmount mnt;
+	struct mnt_namespace *mnt_ns;
 };
 
 struct renamedata {
@@ -72,12 +76,40 @@ struct unix_sock {
 
 struct cred;
 
+struct upid {
+	int nr;
+};
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[];
+};
+
+/* Since 6.12 a file points at its owner, allocated on demand, and the
+ * owner points back (fown_struct.file); before, it was embedded. */
+enum pid_type { PIDTYPE_PID, PIDTYPE_TGID, PIDTYPE_PGID, PIDTYPE_SID };
+
+struct fown_struct {
+	struct file *file;
+	struct pid *pid;
+	enum pid_type pid_type;
+};
+
 struct file {
 	struct path f_path;
 	struct inode *f_inode;
 	unsigned int f_flags;
 	fmode_t f_mode;
 	const struct cred *f_cred;
+	struct fown_struct *f_owner;
+};
+
+struct file___fown_embedded {
+	struct fown_struct f_owner;
+};
+
+struct io_uring_cmd {
+	struct file *file;
 };
 
 struct sock_common {
@@ -90,6 +122,31 @@ struct sock {
 	__u16 sk_protocol;
 };
 
+/* What can send a packet somewhere before its destination (net.h). */
+struct ip_options {
+	unsigned char srr;      /* offset of a source route option, or 0 */
+};
+
+struct ip_options_rcu {
+	struct ip_options opt;
+};
+
+struct ipv6_rt_hdr;
+
+struct ipv6_txoptions {
+	struct ipv6_rt_hdr *srcrt;
+};
+
+struct ipv6_pinfo {
+	struct ipv6_txoptions *opt;
+};
+
+struct inet_sock {
+	struct sock sk;
+	struct ipv6_pinfo *pinet6;
+	struct ip_options_rcu *inet_opt;
+};
+
 struct socket {
 	short type;
 	struct sock *sk;
@@ -98,8 +155,11 @@ struct socket {
 struct msghdr {
 	void *msg_name;
 	int msg_namelen;
+	void *msg_control;      /* a kernel copy by the time of the hook */
+	__kernel_size_t msg_controllen;
 	unsigned int msg_flags;
 };
+
 
 struct sockaddr_un {
 	unsigned short sun_family;
@@ -141,12 +201,21 @@ struct bpf_map;
 struct task_struct {
 	int pid;
 	int tgid;
+	struct task_struct *group_leader;
+	struct pid *thread_pid;
 	const struct cred *real_cred;
 	const struct cred *cred;
 	struct bpf_local_storage *bpf_storage;
 };
 
 #pragma clang attribute pop
+
+/* UAPI layout, read from a kernel copy with bpf_probe_read_kernel(). */
+struct corral_cmsghdr {
+	__u64 cmsg_len;
+	int cmsg_level;
+	int cmsg_type;
+};
 
 /* Stable UAPI/kernel constants (include/linux/fs.h, uapi/linux/stat.h). */
 #define S_IFMT   00170000

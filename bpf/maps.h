@@ -75,32 +75,43 @@ struct {
  * opened by the same process through another path that grants ioctl is
  * denied too (fail closed).  More devices per opener than there are slots
  * is a refused open.
+ *
+ * Who can fill it: a sandbox, by opening devices under ever new
+ * credentials.  Each entry is charged to the domain that made it
+ * (corral_domain.ioctl_creds, given back at cred_free), at most
+ * CORRAL_IOCTL_CREDS_PER_DOMAIN, and the map holds that many for every
+ * domain there can be: a sandbox over its share gets EACCES on its own
+ * open, and no other sandbox ever finds the map full.
  */
 #define CORRAL_IOCTL_DEVICES 8
 
 struct ioctl_denied_devs {
 	struct bpf_spin_lock lock;
 	__u32 n;
+	__u64 domain;                       /* charged for this entry */
 	__u64 inode[CORRAL_IOCTL_DEVICES];  /* struct inode * */
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
 	__type(key, __u64);     /* struct cred * */
 	__type(value, struct ioctl_denied_devs);
 } ioctl_denied SEC(".maps");
 
 /*
- * struct sock * -> domain id: unix sockets made inside a domain, so that
- * abstract sockets are reachable only from the same domain.  Entries go
- * when the socket is freed.
+ * Unix sockets made inside a domain remember it, so that abstract sockets
+ * are reachable only from the same domain.  Socket storage, not a table
+ * keyed by address: it is part of the socket, goes with it, and there is
+ * nothing shared for one sandbox to fill (a global map of 16,384 did let
+ * one sandbox refuse every other its unix sockets).
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CORRAL_MAX_UNIX_SOCKETS);
-	__type(key, __u64);
-	__type(value, __u64);
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);   /* domain id */
 } unix_owner SEC(".maps");
 
 /*
@@ -212,8 +223,15 @@ struct {
  */
 const volatile __u32 test_task_storage_walk = 0;
 
-static __always_inline struct corral_task *
-task_dom_unlocked(struct task_struct *task, struct corral_task *copy)
+/*
+ * Copies @task's element of the task-storage map @map (@size bytes) into
+ * @copy by walking the task's storage list.  NULL if the whole list holds
+ * none; a list cut short or unreadable gives @copy zero-filled, which for
+ * task_domain is domain 0: no launcher creates it, so nothing is granted
+ * and no fork allowed.  One read on both paths keeps one verifier state.
+ */
+static __always_inline void *storage_walk(struct task_struct *task, void *map,
+					  void *copy, __u32 size)
 {
 	struct hlist_node *node = BPF_CORE_READ(task, bpf_storage, list.first);
 	__u64 snode = bpf_core_field_offset(struct bpf_local_storage_elem,
@@ -226,22 +244,22 @@ task_dom_unlocked(struct task_struct *task, struct corral_task *copy)
 	for (int i = 0; i < TASK_STORAGE_MAX_WALK && node; i++) {
 		struct bpf_local_storage_elem *e = (void *)((__u64)node - snode);
 
-		if ((__u64)BPF_CORE_READ(e, sdata.smap) == (__u64)&task_domain) {
+		if ((__u64)BPF_CORE_READ(e, sdata.smap) == (__u64)map) {
 			elem = (__u64)e;
 			break;
 		}
 		node = BPF_CORE_READ(node, next);
 	}
 	if (!elem && !node)
-		return NULL;            /* the whole list: not a sandboxed task */
-	/*
-	 * Cut short (no element) or unreadable: the read fails and zero-fills
-	 * @copy, domain 0, which no launcher creates: nothing is granted and
-	 * no fork allowed.  One read on both paths keeps one verifier state.
-	 */
-	bpf_probe_read_kernel(copy, sizeof(*copy),
-			      (void *)(elem ? elem + data : 0));
+		return NULL;
+	bpf_probe_read_kernel(copy, size, (void *)(elem ? elem + data : 0));
 	return copy;
+}
+
+static __always_inline struct corral_task *
+task_dom_unlocked(struct task_struct *task, struct corral_task *copy)
+{
+	return storage_walk(task, &task_domain, copy, sizeof(*copy));
 }
 
 /*

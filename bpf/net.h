@@ -25,6 +25,16 @@
  *   - bind to port 0 (an ephemeral port) needs a rule allowing port 0,
  *     and so does listen(2) on an unbound TCP socket, which binds one.
  *   - a missing policy entry denies (fail closed).
+ *   - source routes are refused (EACCES): a packet must go first where
+ *     its judged destination says, not through a hop the rules never saw
+ *     (an IPv6 routing header with ::1 as a segment delivered to ::1
+ *     what was sent to an allowed address).  So setting IP_OPTIONS or an
+ *     IPv6 routing header (setsockopt, also through io_uring), sending
+ *     one as ancillary data (IP_RETOPTS, IPV6_RTHDR, IPV6_2292RTHDR),
+ *     and connecting or sending on a socket that already carries one
+ *     (made before the sandbox) are all refused.  Interface choices
+ *     (SO_BINDTODEVICE, IPV6_PKTINFO) keep the destination and stay
+ *     allowed.
  */
 #ifndef CORRAL_NET_H
 #define CORRAL_NET_H
@@ -239,6 +249,106 @@ static __always_inline int net_sock(struct socket *sock, struct net_sock *s)
 	return 1;
 }
 
+#define SOL_IP               0
+#define IP_OPTIONS           4
+#define IP_RETOPTS           7
+#define SOL_IPV6             41
+#define IPV6_2292RTHDR       5
+#define IPV6_2292PKTOPTIONS  6
+#define IPV6_RTHDR           57
+
+/* An option or ancillary message that picks a packet's first hop. */
+static __always_inline int is_source_route(int level, int name)
+{
+	if (level == SOL_IP)
+		return name == IP_OPTIONS || name == IP_RETOPTS;
+	if (level == SOL_IPV6)
+		return name == IPV6_RTHDR || name == IPV6_2292RTHDR ||
+		       name == IPV6_2292PKTOPTIONS;
+	return 0;
+}
+
+static __always_inline int report_route(const struct net_sock *s, int level,
+					int name)
+{
+	struct net_access a = { .port = (__u16)name };
+
+	return report_net(s->t, &a, CORRAL_HOOK_ROUTE, s->family, s->type,
+			  level, -EACCES);
+}
+
+/* Options set on the socket before (IPv4 source route, IPv6 rthdr). */
+static __always_inline int carries_source_route(struct socket *sock)
+{
+	struct inet_sock *inet = (void *)BPF_CORE_READ(sock, sk);
+	struct ipv6_txoptions *v6 = BPF_CORE_READ(inet, pinet6, opt);
+
+	if (BPF_CORE_READ(inet, inet_opt, opt.srr))
+		return SOL_IP;
+	return v6 && BPF_CORE_READ(v6, srcrt) ? SOL_IPV6 : 0;
+}
+
+/* A sendmsg's ancillary data, a kernel copy by now (____sys_sendmsg). */
+struct cmsg_walk {
+	void *buf;
+	__u64 len;
+	__u64 off;
+	int level, type;   /* of the source route found */
+	int verdict;       /* 1 found, -1 unreadable or too many, 0 clean */
+};
+
+#define CMSG_MAX_WALK 64
+
+static long cmsg_step(__u32 i, void *data)
+{
+	struct cmsg_walk *w = data;
+	struct corral_cmsghdr h;
+
+	if (w->off + sizeof(h) > w->len)
+		return 1;
+	if (i == CMSG_MAX_WALK - 1 ||
+	    bpf_probe_read_kernel(&h, sizeof(h), w->buf + w->off)) {
+		w->verdict = -1;
+		return 1;
+	}
+	if (h.cmsg_len < sizeof(h))
+		return 1;       /* the kernel stops here too (CMSG_OK) */
+	if (is_source_route(h.cmsg_level, h.cmsg_type)) {
+		w->level = h.cmsg_level;
+		w->type = h.cmsg_type;
+		w->verdict = 1;
+		return 1;
+	}
+	w->off += (h.cmsg_len + 7) & ~7ull;
+	return 0;
+}
+
+static __always_inline int judge_cmsgs(const struct net_sock *s,
+				       struct msghdr *msg)
+{
+	struct cmsg_walk w = {
+		.buf = BPF_CORE_READ(msg, msg_control),
+		.len = BPF_CORE_READ(msg, msg_controllen),
+	};
+
+	if (!w.buf || !w.len)
+		return 0;
+	bpf_loop(CMSG_MAX_WALK, cmsg_step, &w, 0);
+	if (!w.verdict)
+		return 0;
+	return report_route(s, w.verdict > 0 ? w.level : -1,
+			    w.verdict > 0 ? w.type : -1);
+}
+
+/* Refuses a socket that would send through a hop of its own choosing. */
+static __always_inline int judge_route(const struct net_sock *s,
+				       struct socket *sock)
+{
+	int level = carries_source_route(sock);
+
+	return level ? report_route(s, level, -1) : 0;
+}
+
 static __always_inline int judge_addr(const struct net_sock *s,
 				      const void *uaddr, int len,
 				      enum net_call call)
@@ -277,7 +387,33 @@ SEC("lsm/socket_connect")
 int BPF_PROG(corral_socket_connect, struct socket *sock, void *address,
 	     int addrlen, int ret)
 {
-	return ret ? ret : judge_sock(sock, address, addrlen, NET_CONNECT);
+	struct net_sock s;
+	int r;
+
+	if (ret)
+		return ret;
+	r = net_sock(sock, &s);
+	if (r <= 0)
+		return r;
+	return judge_route(&s, sock) ?: judge_addr(&s, address, addrlen,
+						   NET_CONNECT);
+}
+
+/* Setting a source route, by setsockopt(2) or io_uring. */
+SEC("lsm/socket_setsockopt")
+int BPF_PROG(corral_socket_setsockopt, struct socket *sock, int level,
+	     int optname, int ret)
+{
+	struct net_sock s;
+	int r;
+
+	if (ret)
+		return ret;
+	r = net_sock(sock, &s);
+	if (r <= 0)
+		return r;
+	return is_source_route(level, optname) ?
+	       report_route(&s, level, optname) : 0;
 }
 
 /*
@@ -322,9 +458,10 @@ int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	r = net_sock(sock, &s);
 	if (r <= 0)
 		return r;
+	r = judge_route(&s, sock) ?: judge_cmsgs(&s, msg);
 	name = BPF_CORE_READ(msg, msg_name);
-	if (!name)
-		return 0;
+	if (r || !name)
+		return r;
 	if (s.kind == SOCK_TCP &&
 	    !(BPF_CORE_READ(msg, msg_flags) & MSG_FASTOPEN))
 		return 0;       /* TCP ignores the address once connected */

@@ -226,21 +226,43 @@ static bool reclaim_dead(struct bpf_engine *e)
 	return true;
 }
 
+/*
+ * Names @id and the launch's nonce in this process's registration slot
+ * before the domain exists, so that from the moment it does, the kernel
+ * reclaims it if this process dies before entering it (task_free).
+ */
+static int claim_domain(struct bpf_engine *e, uint64_t id)
+{
+	struct corral_register reg = { .domain = id, .nonce = e->nonce };
+
+	if (bpf_map_update_elem(e->task_register, &e->pidfd, &reg, BPF_ANY) < 0)
+		return error_errno(errno, "preparing a domain in "
+				   CORRAL_PIN_DIR "/task_register");
+	return 0;
+}
+
 int engine_bpf_create_domain(struct bpf_engine *e)
 {
 	struct corral_domain dom = { .tasks = 1, .uid = getuid() };
 	struct timespec now;
 
+	if (getrandom(&e->nonce, sizeof(e->nonce), 0) != sizeof(e->nonce))
+		return error_errno(errno, "getrandom for a launch nonce");
+	dom.nonce = e->nonce;
 	if (clock_gettime(CLOCK_MONOTONIC, &now) == 0)
 		dom.created_ns = (__u64)now.tv_sec * 1000000000ull +
 				 (__u64)now.tv_nsec;
 	for (int tries = 0; tries < 8; tries++) {
 		uint64_t id;
+		int r;
 
 		if (getrandom(&id, sizeof(id), 0) != sizeof(id))
 			return error_errno(errno, "getrandom for a domain id");
 		if (!id)
 			continue;
+		r = claim_domain(e, id);
+		if (r < 0)
+			return r;
 		if (!bpf_map_update_elem(e->domains, &id, &dom, BPF_NOEXIST)) {
 			e->domain = id;
 			return 0;
@@ -295,6 +317,7 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access)
 		.domain = e->domain,
 		.access = access,
 		.status = CORRAL_REGISTER_PENDING,
+		.nonce = e->nonce,
 	};
 	int r = register_rule(e, fd, &reg);
 
@@ -386,7 +409,6 @@ int engine_bpf_enter(struct bpf_engine *e)
 	_cleanup_close_ int forked = -1;
 	int self = e->pidfd;
 
-	bpf_map_delete_elem(e->task_register, &e->pidfd);
 	/* After a fork the child enters: key the storage by who calls. */
 	if (getpid() != e->pid) {
 		self = forked = (int)syscall(SYS_pidfd_open, getpid(), 0);
@@ -403,6 +425,9 @@ int engine_bpf_enter(struct bpf_engine *e)
 			error_errno(errno, "entering the sandbox domain");
 		return -EPERM;
 	}
+	/* Only now: until the domain has a task, the slot reclaims it if
+	 * the launcher dies (the launcher's, also when a child entered). */
+	bpf_map_delete_elem(e->task_register, &e->pidfd);
 	return 0;
 }
 

@@ -37,6 +37,7 @@ struct bpf_engine {
 	int pidfd;         /* this process: the key of task storage maps */
 	pid_t pid;         /* ... whose pid this is */
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
+	uint64_t nonce;    /* this launch's: see struct corral_domain */
 	bool file_rules;   /* some rule names a non-directory */
 	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
 	bool audit;        /* record what would be denied, deny nothing */

@@ -148,6 +148,7 @@ const char *event_hook_name(uint32_t hook)
 		[CORRAL_HOOK_BPF] = "bpf",
 		[CORRAL_HOOK_NET] = "network",
 		[CORRAL_HOOK_SOCKET] = "socket",
+		[CORRAL_HOOK_ROUTE] = "route",
 	};
 
 	return hook <= CORRAL_HOOK_MAX && names[hook] ? names[hook] : "?";
@@ -173,6 +174,10 @@ static const char *net_text(const struct corral_event *ev, char *buf,
 		snprintf(buf, size, "socket family %u type %u protocol %u",
 			 ev->net.socket_family, ev->net.socket_type,
 			 ev->net.protocol);
+	else if (ev->hook == CORRAL_HOOK_ROUTE)
+		snprintf(buf, size, "source route (level %u option %u) on "
+			 "socket family %u", ev->net.protocol, ev->net.port,
+			 ev->net.socket_family);
 	else
 		snprintf(buf, size, "%s %s",
 			 netrule_op_name((uint8_t)ev->access),
@@ -198,7 +203,8 @@ void log_print_event(const struct corral_event *ev, void *printer)
 		p->suppressed++;
 		return;
 	}
-	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET) {
+	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET ||
+	    ev->hook == CORRAL_HOOK_ROUTE) {
 		fprintf(p->out, "corral: denied %s (pid %u %.16s)\n",
 			net_text(ev, rights, sizeof(rights)), ev->pid,
 			ev->comm);

@@ -64,6 +64,10 @@ static void learn_net(struct learn *l, const struct corral_event *ev)
 			 "type %u, protocol %u (no rule allows it)",
 			 ev->net.socket_family, ev->net.socket_type,
 			 ev->net.protocol);
+	} else if (ev->hook == CORRAL_HOOK_ROUTE) {
+		snprintf(line, sizeof(line), "; refused: a source route (level "
+			 "%u, option %u): never allowed under network rules",
+			 ev->net.protocol, ev->net.port);
 	} else {
 		if (is_bind && !memcmp(ev->net.addr, any, 16))
 			snprintf(where, sizeof(where), "%u", ev->net.port);
@@ -84,7 +88,8 @@ void learn_record(const struct corral_event *ev, void *data)
 {
 	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
 
-	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET) {
+	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET ||
+	    ev->hook == CORRAL_HOOK_ROUTE) {
 		learn_net(data, ev);
 		return;
 	}
