@@ -36,29 +36,19 @@ case " ${CORRAL_ARGS:-} " in
 esac
 SYS=$(system_rx)
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-UC=/usr/local/bin/corral
 PIN=/sys/fs/bpf/corral
 
 # ---- installation: as a distribution would, then setup ------------------
 
-getent group corral >/dev/null || groupadd -r corral ||
-	skip_all "cannot add the group corral"
-CG=$(getent group corral | cut -d: -f3)
+install_launcher || skip_all "cannot install $UC setgid corral with cap_bpf+p"
 # nobody, but also in group corral (a trusted launcher user)
 NOBODY_CG=(setpriv --reuid=65534 --regid=65534 --groups="$CG")
-mkdir -p /usr/local/bin /usr/local/lib
-install -m 2755 -g corral "$CORRAL" "$UC" && setcap cap_bpf+p "$UC" ||
-	skip_all "cannot install $UC setgid corral with cap_bpf+p"
 if [[ " $engines " == *" bpf "* ]]; then
-	if [ -e "$PIN" ]; then
-		"$UC" teardown --force >/dev/null
-	fi
-	out=$("$UC" setup 2>&1)
-	if [ $? = 0 ] && [ "$(stat -c %G "$PIN" 2>/dev/null)" = corral ]; then
+	if setup_installed; then
 		ok "install: setgid corral, cap_bpf+p, setup gives the pins to group corral"
 	else
 		not_ok "install: setgid corral, cap_bpf+p, setup gives the pins to group corral" \
-			"$out" "$(ls -la "$PIN" 2>&1)"
+			"$(ls -la "$PIN" 2>&1)"
 		engines=${engines/bpf/}
 	fi
 fi
@@ -89,6 +79,11 @@ for c in escape escape-suid escape-sgid escape-fcap; do
 	cp "$CORRAL_HELPERS/escape" "$BIN/$c" && chmod 0755 "$BIN/$c" ||
 		skip_all "cannot copy the helper to $BIN"
 done
+ATK=$BIN/attack
+cp "$CORRAL_HELPERS/attack" "$ATK" && chmod 0755 "$ATK" ||
+	skip_all "cannot copy the attack helper to $BIN"
+echo log >"$W/out/log"
+chown 65534:65534 "$W/out/log"
 chmod 4755 "$BIN/escape-suid"
 chgrp corral "$BIN/escape-sgid" && chmod 2755 "$BIN/escape-sgid"
 setcap cap_sys_admin+ep "$BIN/escape-fcap"
@@ -169,15 +164,16 @@ lines_v() {
 	probe_lines_v "$@"
 }
 
-# t NAME "RULES" "OPS" RESULT...: run escape OPS in the jail with RULES (one
-# result per op, each may hold spaces), one TAP line named "$eng: NAME"
+# t NAME "RULES" "OPS" RESULT...: run escape OPS (attack OPS when $HELPER
+# is $ATK) in the jail with RULES (one result per op, each may hold
+# spaces), one TAP line named "$eng: NAME"
 t() {
 	local name=$1 rules=$2 ops=$3 got want rc
 	local -a opv
 	read -r -a opv <<<"$ops"
 	lines_v want "$ops" "${@:4}"
 	# shellcheck disable=SC2086
-	got=$(jail $rules -- "$ESC" "${opv[@]}" 2>&1)
+	got=$(jail $rules -- "${HELPER:-$ESC}" "${opv[@]}" 2>&1)
 	rc=$?
 	if [ "$got" == "$want" ] && [ $rc = 0 ]; then
 		ok "$eng: $name"
@@ -206,7 +202,7 @@ control() {
 	fi
 	read -r -a opv <<<"$ops"
 	lines_v want "$ops" "${@:2}"
-	got=$("${run[@]}" "$ESC" "${opv[@]}" 2>&1)
+	got=$("${run[@]}" "${HELPER:-$ESC}" "${opv[@]}" 2>&1)
 	# shellcheck disable=SC2053
 	if [[ $got == $want ]]; then
 		diag "control: without a sandbox: ${got//$'\n'/; }"
@@ -247,6 +243,29 @@ control "link $W/out/secret $W/in/ctl-link + memfd-exec + uring-open-async $W/ou
 # is the one that shows the filter
 control "name-to-handle $W/in/f + open-by-handle $W/in/f" OK EPERM
 rm -f "$W/in/ctl-link"
+
+# Issue 22: io_uring under credentials changed after the ring was made,
+# and signals through file ownership.  Each works outside a sandbox.
+HELPER=$ATK
+URING_OPS="uring-inline read $W/out/secret + uring-async read $W/out/secret + uring-sqpoll read $W/out/secret + uring-async append $W/out/log + uring-async list $W/out"
+control "$URING_OPS + uring-personality read $W/out/secret" OK OK OK OK OK OK
+FOWN_ROUTES="fown-setown fown-setown-ex fown-fiosetown fown-siocspgrp"
+for route in $FOWN_ROUTES; do
+	background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.$route" 120
+	wait_file "$W/cwd/.ready.$route"
+	control "$route $victim" OK
+	alive "$victim" && diag "control: WARNING: $route did not kill the victim outside" ||
+		diag "control: $route killed the outside victim"
+	stop "$victim"
+done
+background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.fd3" 120
+wait_file "$W/cwd/.ready.fd3"
+outside "$ATK" fown-prep pipe "$victim" "$ATK" fd3-fire >/dev/null 2>&1
+alive "$victim" && diag "control: WARNING: F_SETSIG + O_ASYNC on a pipe owned by the victim did not kill it" ||
+	diag "control: F_SETSIG + O_ASYNC on a pipe an outside process owns killed it"
+stop "$victim"
+unset HELPER
+echo log >"$W/out/log"     # the control appended to it
 
 # The listeners and victims of the cases: outside, as nobody.
 ABS=corral-escape-$$
@@ -384,6 +403,59 @@ uring-open-async $W/out/secret: EACCES" ]; then
 		not_ok "$eng: io_uring: IORING_OP_OPENAT of a denied file is EACCES, inline and in io-wq" \
 			"$got"
 	fi
+
+	# -- io_uring under changed credentials (issue 22) --
+	HELPER=$ATK
+	if [ "$eng" = bpf ]; then personality=EPERM; else personality=EACCES; fi
+	t "io_uring after a credential change: open inline, in io-wq and in SQPOLL of outside files is EACCES, a personality is refused" \
+		"--rw $W/in" "$URING_OPS + uring-personality read $W/out/secret" \
+		EACCES EACCES EACCES EACCES EACCES "$personality"
+	t "io_uring after a credential change: the allowed tree still opens, inline, in io-wq and in SQPOLL" \
+		"--rw $W/in" "uring-inline read $W/in/f + uring-async append $W/in/f + uring-sqpoll list $W/in" \
+		OK OK OK
+	is "$(cat "$W/out/log")" log "$eng: the outside file io_uring tried to append to is unchanged"
+
+	# -- signals through file ownership (issue 22) --
+	name="F_SETOWN, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP naming an outside process are EPERM and it lives"
+	if ! landlock_cannot "$name" 6; then
+		for route in $FOWN_ROUTES fown-pgrp fown-sigurg; do
+			background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.$eng.$route" 600
+			wait_file "$W/cwd/.ready.$eng.$route"
+			got=$(jail --rw "$W/in" -- "$ATK" "$route" "$victim" 2>&1)
+			want="$route $victim: EPERM"
+			[ "$eng" = landlock ] && want="$route $victim: OK"  # stopped at delivery
+			if [ "$got" = "$want" ] && alive "$victim"; then
+				ok "$eng: $route to an outside process: ${want##*: }, and it lives"
+			else
+				not_ok "$eng: $route to an outside process: ${want##*: }, and it lives" \
+					"$got" "$(alive "$victim" && echo alive || echo killed)"
+			fi
+			stop "$victim"
+		done
+	fi
+	if [ "$eng" = bpf ]; then
+		background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.$eng.fd3" 600
+		wait_file "$W/cwd/.ready.$eng.fd3"
+		for case in "pipe|fd3-setsig + fd3-async + fd3-fire|EPERM EPERM EPERM" \
+			"$W/in/f|fd3-lease|EPERM" "$W/in|fd3-notify|EPERM"; do
+			IFS='|' read -r obj ops results <<<"$case"
+			read -r -a opv <<<"$ops"
+			# shellcheck disable=SC2086
+			lines_v want "$ops" $results
+			got=$(outside "$ATK" fown-prep "$obj" "$victim" "$UC" --engine="$eng" \
+				--rx "$BIN" --rw "$W/in" -- "$ATK" "${opv[@]}" 2>&1)
+			if [ "$got" = "$want" ] && alive "$victim"; then
+				ok "$eng: ${ops// + /, } on a $([ "$obj" = pipe ] && echo pipe || echo file) an outside process owns: EPERM, and it lives"
+			else
+				not_ok "$eng: ${ops// + /, } on a file an outside process owns: EPERM, and it lives" \
+					"- expected, + got:" "$(compare_lines "$want" "$got")"
+			fi
+		done
+		stop "$victim"
+		t "F_SETOWN to itself, then F_SETSIG and O_ASYNC on its own socket still work" \
+			"" "fown-self" OK
+	fi
+	unset HELPER
 
 	# -- file handles --
 	t "name_to_handle_at and open_by_handle_at are EPERM (seccomp)" \

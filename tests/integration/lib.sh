@@ -155,6 +155,29 @@ is_root() {
 	[ "$(id -u)" = 0 ]
 }
 
+# install_launcher: $CORRAL installed as a distribution installs it, at
+# $UC (/usr/local/bin/corral), setgid to the group corral (made if
+# missing, its gid in $CG) with cap_bpf+p; then `setup` again, so that
+# the pins belong to that group.  Root, in the test guest only.
+install_launcher() {
+	UC=/usr/local/bin/corral
+	getent group corral >/dev/null || groupadd -r corral || return 1
+	CG=$(getent group corral | cut -d: -f3)
+	mkdir -p /usr/local/bin /usr/local/lib &&
+		install -m 2755 -g corral "$CORRAL" "$UC" &&
+		setcap cap_bpf+p "$UC"
+}
+
+# setup_installed: (re)loads the programs with the installed launcher;
+# prints setup's errors, fails unless the pins belong to group corral.
+setup_installed() {
+	if [ -e /sys/fs/bpf/corral ]; then
+		"$UC" teardown --force >/dev/null
+	fi
+	"$UC" setup >/dev/null &&
+		[ "$(stat -c %G /sys/fs/bpf/corral 2>/dev/null)" = corral ]
+}
+
 # ---- running under an engine --------------------------------------------
 
 # engine_bin ENGINE: sets $engine_bin to the launcher for ENGINE
