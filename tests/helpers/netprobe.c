@@ -28,6 +28,21 @@
  *   listen                   listen(2) on an unbound IPv4 TCP socket (the
  *                            kernel binds an ephemeral port)
  *   raw | packet | sctp | ping   make such a socket
+ *   rthdr6-sockopt ADDR PORT UDP sendto ADDR with a source route through
+ *   srr4-sockopt ADDR PORT   loopback (::1 / 127.0.0.1) set as a socket
+ *                            option (IPV6_RTHDR / IP_OPTIONS): the errno
+ *                            of setsockopt, or send=ERRNO of the sendto
+ *   rthdr6-cmsg ADDR PORT    the same route as sendmsg ancillary data
+ *   srr4-cmsg ADDR PORT      (IPV6_RTHDR / IP_RETOPTS): sendmsg's errno
+ *   rthdr6-cmsg2292 ADDR PORT  the same as IPV6_2292RTHDR
+ *   rthdr6-deliver ADDR PORT rthdr6-sockopt with a UDP listener on
+ *                            [::1]:PORT: OK only if the datagram sent "to"
+ *                            ADDR arrives there (LOST if not in 1 s,
+ *                            bind=ERRNO if the listener cannot bind)
+ *   fd-sendto FD ADDR PORT   sendto / connect on an inherited socket
+ *   fd-connect FD ADDR PORT
+ *   route-exec 4|6 CMD...    makes a UDP socket carrying the source route
+ *                            above as fd 3, then execs CMD (not an op)
  *   bench ADDR PORT N        N x (socket, connect, close); prints
  *                            "connect NS", the mean per round, and exits
  *   serve PORT...            listen on [::]:PORT (dual stack) for each and
@@ -41,6 +56,7 @@
 #include <errno.h>
 #include <linux/io_uring.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,6 +358,144 @@ static void serve(int argc, char **argv)
 	}
 }
 
+/* ---- source routes ---------------------------------------------------- */
+
+/*
+ * IPv4: a loose source route (LSRR) naming 127.0.0.1.  The kernel takes
+ * the first address as the first hop and writes the real destination in
+ * its place.  IPv6 socket option: a segment routing header (type 4) whose
+ * active segment is ::1; the kernel puts the destination in segment 0 and
+ * sends to ::1.  IPv6 ancillary data accepts type 2 only (mobile IPv6, one
+ * address, again ::1 as the first hop).
+ */
+static const unsigned char lsrr[8] = { IPOPT_LSRR, 7, 4, 127, 0, 0, 1,
+				       IPOPT_END };
+static const unsigned char srh[24] = { 0, 2, 4, 0, 0, 0, 0, 0,
+				       [23] = 1 };	/* segment ::1 */
+static const unsigned char rt2[24] = { 0, 2, 2, 1, 0, 0, 0, 0,
+				       [23] = 1 };	/* address ::1 */
+
+static int set_route(int fd, int family)
+{
+	if (family == AF_INET)
+		return setsockopt(fd, SOL_IP, IP_OPTIONS, lsrr, sizeof(lsrr));
+	return setsockopt(fd, SOL_IPV6, IPV6_RTHDR, srh, sizeof(srh));
+}
+
+/* info := "STEP=ERRNO" for the step that failed (not the route's own) */
+static void step_failed(char *info, const char *step)
+{
+	char ebuf[16];
+	int e = err();
+
+	snprintf(info, 32, "%s=%s", step, errno_name(e, ebuf, sizeof(ebuf)));
+}
+
+static int route_sockopt(int fd, struct sockaddr *sa, socklen_t len,
+			 char *info)
+{
+	if (set_route(fd, sa->sa_family) < 0)
+		return err();
+	if (sendto(fd, "x", 1, 0, sa, len) < 0)
+		step_failed(info, "send");
+	return 0;
+}
+
+static int route_cmsg(int fd, struct sockaddr *sa, socklen_t len, int type)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(rt2))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = "x", .iov_len = 1 };
+	struct msghdr msg = { .msg_name = sa, .msg_namelen = len,
+			      .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = u.buf };
+	struct cmsghdr *c = (struct cmsghdr *)u.buf;
+	int v4 = sa->sa_family == AF_INET;
+
+	memset(&u, 0, sizeof(u));
+	c->cmsg_level = v4 ? SOL_IP : SOL_IPV6;
+	c->cmsg_type = v4 ? IP_RETOPTS : type;
+	c->cmsg_len = CMSG_LEN(v4 ? sizeof(lsrr) : sizeof(rt2));
+	memcpy(CMSG_DATA(c), v4 ? lsrr : rt2, v4 ? sizeof(lsrr) : sizeof(rt2));
+	msg.msg_controllen = CMSG_SPACE(v4 ? sizeof(lsrr) : sizeof(rt2));
+	return sendmsg(fd, &msg, 0) < 0 ? err() : 0;
+}
+
+enum { OP_ROUTE_SOCKOPT, OP_ROUTE_CMSG, OP_ROUTE_CMSG2292,
+	OP_ROUTE_DELIVER };
+
+/* The route ops; the listener of rthdr6-deliver binds ::1, same port. */
+static int op_route(int op, char **a, char *info)
+{
+	struct sockaddr_storage ss, ls;
+	socklen_t len, llen;
+	struct pollfd p = { .events = POLLIN };
+	int fd = sock_for(a[0], a[1], SOCK_DGRAM, 0, &ss, &len), r = 0;
+	char buf[8];
+
+	if (fd < 0)
+		return err();
+	if (op == OP_ROUTE_CMSG || op == OP_ROUTE_CMSG2292) {
+		r = route_cmsg(fd, (struct sockaddr *)&ss, len,
+			       op == OP_ROUTE_CMSG ? IPV6_RTHDR : IPV6_2292RTHDR);
+		close(fd);
+		return r;
+	}
+	p.fd = -1;
+	if (op == OP_ROUTE_DELIVER) {
+		sockaddr_of(ss.ss_family == AF_INET ? "127.0.0.1" : "::1",
+			    a[1], &ls, &llen);
+		p.fd = socket(ls.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (p.fd < 0 || bind(p.fd, (struct sockaddr *)&ls, llen) < 0) {
+			step_failed(info, "bind");
+			goto out;
+		}
+	}
+	r = route_sockopt(fd, (struct sockaddr *)&ss, len, info);
+	if (!r && !info[0] && p.fd >= 0 &&
+	    (poll(&p, 1, 1000) != 1 || recv(p.fd, buf, sizeof(buf), 0) != 1))
+		strcpy(info, "LOST");
+out:
+	if (p.fd >= 0)
+		close(p.fd);
+	close(fd);
+	return r;
+}
+
+enum { OP_FD_SENDTO, OP_FD_CONNECT };
+
+/* FD ADDR PORT: a socket inherited from route-exec */
+static int op_fd(int op, char **a, char *info)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd = atoi(a[0]);
+
+	(void)info;
+	if (!sockaddr_of(a[1], a[2], &ss, &len))
+		return EINVAL;
+	if (op == OP_FD_CONNECT)
+		return connect(fd, (struct sockaddr *)&ss, len) < 0 ? err() : 0;
+	return sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len) < 0 ?
+	       err() : 0;
+}
+
+static int route_exec(char **argv)
+{
+	int family = !strcmp(argv[0], "4") ? AF_INET : AF_INET6;
+	int fd = socket(family, SOCK_DGRAM, 0);
+
+	if (fd < 0 || set_route(fd, family) < 0 || dup2(fd, 3) < 0) {
+		perror("netprobe route-exec");
+		return 1;
+	}
+	execv(argv[1], argv + 1);
+	perror("netprobe route-exec");
+	return 1;
+}
+
 /* ---- table and driver ----------------------------------------------- */
 
 enum { OP_CONNECT_TCP, OP_CONNECT_MPTCP, OP_FASTOPEN, OP_BIND_TCP,
@@ -444,6 +598,14 @@ static const struct op ops[] = {
 	{ "packet", 0, op_make, OP_PACKET },
 	{ "sctp", 0, op_make, OP_SCTP },
 	{ "ping", 0, op_make, OP_PING },
+	{ "rthdr6-sockopt", 2, op_route, OP_ROUTE_SOCKOPT },
+	{ "srr4-sockopt", 2, op_route, OP_ROUTE_SOCKOPT },
+	{ "rthdr6-cmsg", 2, op_route, OP_ROUTE_CMSG },
+	{ "srr4-cmsg", 2, op_route, OP_ROUTE_CMSG },
+	{ "rthdr6-cmsg2292", 2, op_route, OP_ROUTE_CMSG2292 },
+	{ "rthdr6-deliver", 2, op_route, OP_ROUTE_DELIVER },
+	{ "fd-sendto", 3, op_fd, OP_FD_SENDTO },
+	{ "fd-connect", 3, op_fd, OP_FD_CONNECT },
 };
 
 static const struct oplist list = OPLIST("netprobe", "", ops);
@@ -462,6 +624,7 @@ static int bad_op(const char *word)
 int main(int argc, char **argv)
 {
 	const struct op *op;
+	char info[32];
 	int i = 1, status_mode = 0, last = 0, end, n, result;
 
 	if (argc == 5 && !strcmp(argv[1], "bench"))
@@ -470,6 +633,8 @@ int main(int argc, char **argv)
 		serve(argc - 2, argv + 2);
 		return 0;
 	}
+	if (argc > 3 && !strcmp(argv[1], "route-exec"))
+		return route_exec(argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "--status")) {
 		status_mode = 1;   /* exec-connect: the result is the status */
 		i++;
@@ -481,13 +646,14 @@ int main(int argc, char **argv)
 		if (!op || n < op->nargs)
 			return bad_op(argv[i]);
 		/* too many words: refused after the op ran, as ever */
-		result = op->fn(op->op, argv + i + 1, NULL);
+		info[0] = 0;
+		result = op->fn(op->op, argv + i + 1, info);
 		if (n != op->nargs)
 			return bad_op(argv[i]);
 		/* result < 0: unspec-connect reached the address */
 		if (!status_mode)
 			oplist_print(op, argv + i + 1, result > 0 ? result : 0,
-				     result < 0 ? "CONNECTED" : "");
+				     result < 0 ? "CONNECTED" : info);
 		last = result < 0 ? 1 : result;
 	}
 	return status_mode ? last : 0;

@@ -99,4 +99,107 @@ expect_net corral "control inside: the allowed connect and send still work" \
 	"$RULES" "connect-tcp $L 5001 + connect-tcp ::ffff:$L 5001 + sendto-udp $L 53" \
 	"OK OK OK"
 
+# ---- source routes (issue 22) -------------------------------------------
+#
+# Allowed: UDP to [A6]:9999 and A4:9999, neither reachable from the guest
+# (lo only: a plain sendto gets ENETUNREACH).  A source route naming
+# loopback as its first hop sends all the same, through lo: an IPv6
+# routing header (segment routing, type 4, as IPV6_RTHDR; type 2 as
+# ancillary data, the only type the kernel takes there) via ::1, an IPv4
+# loose source route (IP_OPTIONS, IP_RETOPTS) via 127.0.0.1.  corral
+# judges the destination only, so under address rules any route is
+# EACCES (bpf/net.h).
+#
+# IPv6 needs no privilege.  IPv4 does: without capabilities (as in any
+# sandbox) the kernel refuses IPv4 source routes with EPERM, so there the
+# cases check that corral's EACCES comes first, and the escape is a
+# socket given its route outside (inherited, below).
+#
+# Delivery is shown for IPv6 only, and only with seg6_enabled on lo (off
+# by default: ::1 then drops the header; root turns it on for the rthdr6-
+# deliver cases and back off after).  A6 is 2001:db8::d247, not ::1:
+# its 16-bit words sum (one's complement) as ::1's do, so the UDP
+# checksum, made over the final destination A6, holds at ::1.  IPv4
+# cannot show it: 127.0.0.1 forwards to A4 (with accept_source_route set;
+# otherwise drops), as a router on the route would.
+#
+# The Landlock engine cannot stop this (no Landlock right covers socket
+# options or ancillary data): skipped there.
+A6=2001:db8::d247
+A4=192.0.2.1
+P=9999
+RULES="--connect-udp [$A6]:$P --connect-udp $A4:$P"
+
+# route_attack NAME OPS RESULTS: attack, on the bpf engine only
+route_attack() {
+	if is_oracle_corral; then
+		skip "$1" "the Landlock engine cannot stop source routes"
+		return
+	fi
+	attack "$@"
+}
+
+route_attack "IPv6 routing header via ::1 (socket option, ancillary data, RFC 2292 ancillary data)" \
+	"rthdr6-sockopt $A6 $P + rthdr6-cmsg $A6 $P + rthdr6-cmsg2292 $A6 $P" \
+	"EACCES EACCES EACCES"
+
+route_attack "IPv4 loose source route via 127.0.0.1 (IP_OPTIONS, IP_RETOPTS)" \
+	"srr4-sockopt $A4 $P + srr4-cmsg $A4 $P" \
+	"EACCES EACCES"
+
+seg6=/proc/sys/net/ipv6/conf
+seg6_old=$(cat $seg6/all/seg6_enabled $seg6/lo/seg6_enabled 2>/dev/null)
+if is_root && echo 1 >$seg6/all/seg6_enabled && echo 1 >$seg6/lo/seg6_enabled; then
+	# the listener inside binds [::1]:P, which a direct send may not reach
+	RULES="$RULES --bind-udp [::1]:$P" route_attack \
+		"IPv6 routing header: what reaches [::1]:$P sent to [$A6]:$P" \
+		"rthdr6-deliver $A6 $P + sendto-udp ::1 $P" \
+		"EACCES EACCES"
+	expect_net corral "without network rules, the routed datagram still arrives" \
+		"" "rthdr6-deliver $A6 $P" "OK"
+	read -r a b <<<"$seg6_old"
+	echo "${a:-0}" >$seg6/all/seg6_enabled
+	echo "${b:-0}" >$seg6/lo/seg6_enabled
+else
+	skip "IPv6 routing header: what reaches [::1]:$P" "needs root to set seg6_enabled"
+	skip "without network rules, the routed datagram still arrives" "needs root"
+fi
+
+# inherited V OPS: a UDP socket given its route before the sandbox (fd 3,
+# made by netprobe route-exec, which then execs corral), used by OPS
+inherited() {
+	local name="an inherited IPv$1 socket carrying a source route" got want
+	local ops=$2
+	if is_oracle_corral; then
+		skip "$name" "the Landlock engine cannot stop source routes"
+		return
+	fi
+	probe_lines_v want "$ops" OK OK	# one result per op
+	# shellcheck disable=SC2086
+	got=$("$NETPROBE" route-exec "$1" "$NETPROBE" $ops 2>&1)
+	if [ "$got" != "$want" ]; then
+		not_ok "$name" "control: the attack fails without a sandbox too:" "$got"
+		return
+	fi
+	probe_lines_v want "$ops" EACCES EACCES
+	# shellcheck disable=SC2086
+	got=$("$NETPROBE" route-exec "$1" "$CORRAL" ${CORRAL_ARGS:-} \
+		--rx "$CORRAL_HELPERS" $RULES -- "$NETPROBE" $ops 2>&1)
+	is "$got" "$want" "$name"
+}
+inherited 6 "fd-sendto 3 $A6 $P + fd-connect 3 $A6 $P"
+# (a UDP connect ignores an IPv4 source route: ENETUNREACH here)
+inherited 4 "fd-sendto 3 $A4 $P"
+
+# IPv4: the kernel's EPERM, as ever (see above)
+expect_net corral "without network rules, source routes are set and sent as before" \
+	"" "rthdr6-sockopt $A6 $P + rthdr6-cmsg $A6 $P + srr4-sockopt $A4 $P + srr4-cmsg $A4 $P" \
+	"OK OK EPERM EPERM"
+
+# the same result as outside (ENETUNREACH in the guest), not EACCES
+plain="sendto-udp $A6 $P + sendto-udp $A4 $P"
+read -r -a plain_v <<<"$plain"
+expect_net corral "control inside: a plain sendto the allowed addresses is not refused" \
+	"$RULES" "$plain" "$("$NETPROBE" "${plain_v[@]}" | sed 's/.*: //' | tr '\n' ' ')"
+
 done_testing
