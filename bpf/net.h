@@ -277,15 +277,18 @@ static __always_inline int report_route(const struct net_sock *s, int level,
 			  level, -EACCES);
 }
 
-/* Options set on the socket before (IPv4 source route, IPv6 rthdr). */
-static __always_inline int carries_source_route(struct socket *sock)
+/*
+ * The level of a source route set on the socket before (IPv4 options,
+ * an IPv6 routing header), or -1 if it carries none (SOL_IP is 0).
+ */
+static __always_inline int carried_source_route(struct socket *sock)
 {
 	struct inet_sock *inet = (void *)BPF_CORE_READ(sock, sk);
 	struct ipv6_txoptions *v6 = BPF_CORE_READ(inet, pinet6, opt);
 
 	if (BPF_CORE_READ(inet, inet_opt, opt.srr))
 		return SOL_IP;
-	return v6 && BPF_CORE_READ(v6, srcrt) ? SOL_IPV6 : 0;
+	return v6 && BPF_CORE_READ(v6, srcrt) ? SOL_IPV6 : -1;
 }
 
 /* A sendmsg's ancillary data, a kernel copy by now (____sys_sendmsg). */
@@ -344,9 +347,9 @@ static __always_inline int judge_cmsgs(const struct net_sock *s,
 static __always_inline int judge_route(const struct net_sock *s,
 				       struct socket *sock)
 {
-	int level = carries_source_route(sock);
+	int level = carried_source_route(sock);
 
-	return level ? report_route(s, level, -1) : 0;
+	return level >= 0 ? report_route(s, level, -1) : 0;
 }
 
 static __always_inline int judge_addr(const struct net_sock *s,
