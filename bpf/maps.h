@@ -2,6 +2,34 @@
 /*
  * maps.h - every map of corral's BPF programs, one per concern.  Keys and
  * values shared with the launcher are defined in corral_abi.h.
+ *
+ * Who can fill each map, and who pays when it is full.  No sandboxed
+ * task can write a map itself (bpf(2) is refused in a domain); it can
+ * only make the programs add entries for it.
+ *
+ *   task_domain, task_register  task storage: part of each task, no
+ *       global bound.  A failed allocation refuses that sandbox's fork.
+ *   rules, domain_rules         65,536, global.  Written only by
+ *       launchers, before exec: a sandbox adds nothing.  A launcher killed
+ *       at any point leaves nothing (task_free, launcher_died).  A user
+ *       running many sandboxes with many rules at once can fill it; the
+ *       next launch then fails with "the rules map is full", exit 125,
+ *       and never runs unconfined.
+ *   domains, domain_nrules, net_policy  4,096, one entry per domain, the
+ *       same as rules: launchers only, reclaimed when the last task (or
+ *       the launcher that never entered) goes.
+ *   ioctl_denied                charged per domain (see below): a sandbox
+ *       past its share is refused its own open.
+ *   unix_owner                  socket storage: part of each socket.
+ *   marks                       inode storage, CORRAL_MARK_SLOTS slots a
+ *       directory.  A sandbox can take the slots of a directory others
+ *       use too: they then miss and walk (slower, never wrong).
+ *   events                      1 MiB ring shared by every domain: a
+ *       sandbox that floods denials makes other domains' events be
+ *       dropped (counted in events_lost, said by --log), never their
+ *       decisions.
+ *   topology, info, events_lost, event_scratch  fixed size, written by
+ *       the programs only.
  */
 #ifndef CORRAL_MAPS_H
 #define CORRAL_MAPS_H

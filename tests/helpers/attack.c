@@ -348,6 +348,31 @@ static int fown_prep(char **argv)
 	return 127;
 }
 
+/* ---- 32-bit entry ------------------------------------------------------ */
+
+/*
+ * ioctl32 PATH: PATH opened for reading, then TCGETS on it through the
+ * 32-bit system call entry (int $0x80 works from a 64-bit process), which
+ * the kernel routes to the compat ioctl path.  Not a terminal: a driver
+ * reached says ENOTTY.
+ */
+static int op_ioctl32(int op, char **arg, char *info)
+{
+	long ret;
+	int fd = open(arg[0], O_RDONLY);
+
+	(void)op;
+	(void)info;
+	if (fd < 0)
+		return err();
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(54L), "b"((long)fd), "c"(0x5401L), "d"(0L)
+			 : "memory");
+	close(fd);
+	return ret < 0 ? (int)-ret : 0;
+}
+
 /* ---- filling shared tables -------------------------------------------- */
 
 static void raise_nofile(void)
@@ -420,6 +445,7 @@ static const struct op ops[] = {
 	{ "fd3-lease", 0, op_fd3, OP_FD3_LEASE },
 	{ "fd3-notify", 0, op_fd3, OP_FD3_NOTIFY },
 	{ "fd3-fire", 0, op_fd3, OP_FD3_FIRE },
+	{ "ioctl32", 1, op_ioctl32, 0 },
 	{ "fill-unix", 1, op_fill, OP_FILL_UNIX },
 	{ "fill-ioctl", 2, op_fill, OP_FILL_IOCTL },
 	{ "hold", 1, op_hold, OP_HOLD },

@@ -264,6 +264,7 @@ outside "$ATK" fown-prep pipe "$victim" "$ATK" fd3-fire >/dev/null 2>&1
 alive "$victim" && diag "control: WARNING: F_SETSIG + O_ASYNC on a pipe owned by the victim did not kill it" ||
 	diag "control: F_SETSIG + O_ASYNC on a pipe an outside process owns killed it"
 stop "$victim"
+control "ioctl32 /dev/null" ENOTTY
 unset HELPER
 echo log >"$W/out/log"     # the control appended to it
 
@@ -433,6 +434,8 @@ uring-open-async $W/out/secret: EACCES" ]; then
 			stop "$victim"
 		done
 	fi
+	name="ioctl through the 32-bit entry on a device opened without the ioctl right is EACCES"
+	landlock_cannot "$name" 5 || t "$name" "--ro /dev" "ioctl32 /dev/null" EACCES
 	if [ "$eng" = bpf ]; then
 		background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.$eng.fd3" 600
 		wait_file "$W/cwd/.ready.$eng.fd3"
