@@ -407,6 +407,7 @@ uring-open-async $W/out/secret: EACCES" ]; then
 
 	# -- io_uring under changed credentials (issue 22) --
 	HELPER=$ATK
+	echo log >"$W/out/log"
 	if [ "$eng" = bpf ]; then personality=EPERM; else personality=EACCES; fi
 	t "io_uring after a credential change: open inline, in io-wq and in SQPOLL of outside files is EACCES, a personality is refused" \
 		"--rw $W/in" "$URING_OPS + uring-personality read $W/out/secret" \
@@ -434,8 +435,16 @@ uring-open-async $W/out/secret: EACCES" ]; then
 			stop "$victim"
 		done
 	fi
-	name="ioctl through the 32-bit entry on a device opened without the ioctl right is EACCES"
-	landlock_cannot "$name" 5 || t "$name" "--ro /dev" "ioctl32 /dev/null" EACCES
+	# The sandbox's seccomp filter kills every call of another ABI; the
+	# file_ioctl_compat program would refuse it with EACCES behind that.
+	name="ioctl through the 32-bit entry (int \$0x80) kills the command (SIGSYS), the driver is not reached"
+	got=$(jail --ro /dev -- "$ATK" ioctl32 /dev/null 2>&1)
+	rc=$?
+	if [ "$rc" = 159 ] && [ -z "$got" ]; then
+		ok "$eng: $name"
+	else
+		not_ok "$eng: $name" "exit $rc: $got"
+	fi
 	if [ "$eng" = bpf ]; then
 		background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.$eng.fd3" 600
 		wait_file "$W/cwd/.ready.$eng.fd3"
