@@ -274,6 +274,21 @@ static int op_fown_self(int op, char **arg, char *info)
 	return 0;
 }
 
+/*
+ * tty-async: O_ASYNC on the controlling terminal (fd 0) with no owner
+ * set: the terminal would make its foreground process group the owner,
+ * outside processes of the job included.
+ */
+static int op_tty_async(int op, char **arg, char *info)
+{
+	(void)op;
+	(void)arg;
+	(void)info;
+	if (!isatty(0))
+		return ENOTTY;
+	return fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_ASYNC) < 0 ? err() : 0;
+}
+
 /* fown-sigurg PID: SIGURG from TCP urgent data on loopback */
 static int op_sigurg(int op, char **arg, char *info)
 {
@@ -440,6 +455,7 @@ static const struct op ops[] = {
 	{ "fown-siocspgrp", 1, op_fown, OP_FOWN_SIOCSPGRP },
 	{ "fown-sigurg", 1, op_sigurg, OP_FOWN_SIGURG },
 	{ "fown-self", 0, op_fown_self, 0 },
+	{ "tty-async", 0, op_tty_async, 0 },
 	{ "fd3-setsig", 0, op_fd3, OP_FD3_SETSIG },
 	{ "fd3-async", 0, op_fd3, OP_FD3_ASYNC },
 	{ "fd3-lease", 0, op_fd3, OP_FD3_LEASE },

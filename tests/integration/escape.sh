@@ -265,6 +265,7 @@ alive "$victim" && diag "control: WARNING: F_SETSIG + O_ASYNC on a pipe owned by
 	diag "control: F_SETSIG + O_ASYNC on a pipe an outside process owns killed it"
 stop "$victim"
 control "ioctl32 /dev/null" ENOTTY
+diag "control: without a sandbox, O_ASYNC on the controlling pty: $(outside "$ESC" pty-run "$ATK" tty-async 2>&1 | tr -d '\r')"
 unset HELPER
 echo log >"$W/out/log"     # the control appended to it
 
@@ -466,6 +467,10 @@ uring-open-async $W/out/secret: EACCES" ]; then
 		stop "$victim"
 		t "F_SETOWN to itself, then F_SETSIG and O_ASYNC on its own socket still work" \
 			"" "fown-self" OK
+		got=$(outside "$ESC" pty-run "$UC" --engine="$eng" --rx "$BIN" -- \
+			"$ATK" tty-async 2>&1)
+		is "${got//$'\r'/}" "tty-async: EPERM" \
+			"$eng: O_ASYNC on the controlling terminal with no owner (its foreground group would be) is EPERM"
 	fi
 	unset HELPER
 
