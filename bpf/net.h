@@ -376,7 +376,11 @@ static __always_inline int judge_sock(struct socket *sock, const void *uaddr,
 	struct net_sock s;
 	int r = net_sock(sock, &s);
 
-	return r <= 0 ? r : judge_addr(&s, uaddr, len, call);
+	if (r <= 0)
+		return r;
+	if (call == NET_CONNECT)
+		r = judge_route(&s, sock);
+	return r ?: judge_addr(&s, uaddr, len, call);
 }
 
 SEC("lsm/socket_bind")
@@ -390,16 +394,7 @@ SEC("lsm/socket_connect")
 int BPF_PROG(corral_socket_connect, struct socket *sock, void *address,
 	     int addrlen, int ret)
 {
-	struct net_sock s;
-	int r;
-
-	if (ret)
-		return ret;
-	r = net_sock(sock, &s);
-	if (r <= 0)
-		return r;
-	return judge_route(&s, sock) ?: judge_addr(&s, address, addrlen,
-						   NET_CONNECT);
+	return ret ? ret : judge_sock(sock, address, addrlen, NET_CONNECT);
 }
 
 /* Setting a source route, by setsockopt(2) or io_uring. */
@@ -410,13 +405,10 @@ int BPF_PROG(corral_socket_setsockopt, struct socket *sock, int level,
 	struct net_sock s;
 	int r;
 
-	if (ret)
+	if (ret || !is_source_route(level, optname))
 		return ret;
 	r = net_sock(sock, &s);
-	if (r <= 0)
-		return r;
-	return is_source_route(level, optname) ?
-	       report_route(&s, level, optname) : 0;
+	return r <= 0 ? r : report_route(&s, level, optname);
 }
 
 /*

@@ -397,7 +397,15 @@ int engine_bpf_set_network(struct bpf_engine *e, const struct policy *policy)
 	return 0;
 }
 
-int engine_bpf_enter(struct bpf_engine *e)
+/*
+ * The domain's count of 1 stands for the launcher until a task carries
+ * the domain (struct corral_domain).  The launcher entering itself keeps
+ * its registration slot: it could not delete it from inside (bpf(2) is
+ * refused there), and task_free goes by the domain a task carries first.
+ * A watched child is entered from outside, before it goes on, and then
+ * the launcher drops its slot, so that its own exit counts nothing down.
+ */
+int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 {
 	struct corral_task task = {
 		.domain = e->domain,
@@ -406,17 +414,16 @@ int engine_bpf_enter(struct bpf_engine *e)
 			 (e->audit ? CORRAL_TASK_AUDIT : 0),
 		.rule_inos = e->rule_inos,
 	};
-	_cleanup_close_ int forked = -1;
-	int self = e->pidfd;
+	_cleanup_close_ int child = -1;
+	int target = e->pidfd;
 
-	/* After a fork the child enters: key the storage by who calls. */
-	if (getpid() != e->pid) {
-		self = forked = (int)syscall(SYS_pidfd_open, getpid(), 0);
-		if (self < 0)
-			return error_errno(errno,
-					   "pidfd_open on this process");
+	if (pid != e->pid) {
+		target = child = (int)syscall(SYS_pidfd_open, pid, 0);
+		if (target < 0)
+			return error_errno(errno, "pidfd_open on the watched "
+					   "command (pid %d)", (int)pid);
 	}
-	if (bpf_map_update_elem(e->task_domain, &self, &task,
+	if (bpf_map_update_elem(e->task_domain, &target, &task,
 				BPF_NOEXIST) < 0) {
 		if (errno == EEXIST)
 			warn_msg("this process is already in a corral sandbox; "
@@ -425,9 +432,8 @@ int engine_bpf_enter(struct bpf_engine *e)
 			error_errno(errno, "entering the sandbox domain");
 		return -EPERM;
 	}
-	/* Only now: until the domain has a task, the slot reclaims it if
-	 * the launcher dies (the launcher's, also when a child entered). */
-	bpf_map_delete_elem(e->task_register, &e->pidfd);
+	if (pid != e->pid)
+		bpf_map_delete_elem(e->task_register, &e->pidfd);
 	return 0;
 }
 

@@ -58,8 +58,8 @@ int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access);
 struct policy;
 int engine_bpf_set_network(struct bpf_engine *engine,
 			   const struct policy *policy);
-/* Puts the calling process (the launcher or its child) in the domain. */
-int engine_bpf_enter(struct bpf_engine *engine);
+/* Puts @pid, this process or its watched child, in the domain. */
+int engine_bpf_enter(struct bpf_engine *engine, pid_t pid);
 /* Undoes a domain that was never entered; safe on any state. */
 void engine_bpf_abort(struct bpf_engine *engine);
 void engine_bpf_close(struct bpf_engine *engine);

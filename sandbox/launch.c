@@ -19,11 +19,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "engine_bpf.h"
@@ -152,22 +154,40 @@ static _Noreturn void watch_finish(struct watch *w,
 }
 
 /*
- * Watched runs fork: the child enters the domain and execs; the parent,
- * outside the sandbox and without capabilities, reads the events and
- * exits with the child's status.  Killing the parent changes nothing for
- * the child's confinement.
+ * Watched runs fork: the child is put in the domain while it waits on a
+ * pipe, then execs; the parent, outside the sandbox and without
+ * capabilities, reads the events and exits with the child's status.
+ * Killing the parent changes nothing for the child's confinement; if the
+ * parent dies before entering it, the child reads end of file and exits.
  */
 static pid_t fork_watched(struct bpf_engine *engine)
 {
-	pid_t child = fork();
+	int go[2];
+	pid_t child;
+	char c;
 
+	if (pipe2(go, O_CLOEXEC) < 0)
+		die_errno("pipe for the watched command");
+	child = fork();
 	if (child < 0)
 		die_errno("fork for the watched command");
-	if (child > 0)
-		return child;
-	if (engine_bpf_enter(engine) < 0)
-		_exit(CORRAL_EXIT_FAILURE);
-	return 0;
+	if (child == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(CORRAL_EXIT_FAILURE);
+		close(go[0]);
+		return 0;
+	}
+	close(go[0]);
+	if (engine_bpf_enter(engine, child) < 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return -1;
+	}
+	if (write(go[1], "g", 1) != 1)
+		die_errno("starting the watched command");
+	close(go[1]);
+	return child;
 }
 
 static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
@@ -193,7 +213,9 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 		if (watch_open(watch, req, engine.domain) < 0)
 			goto fail;
 		child = fork_watched(&engine);
-	} else if (engine_bpf_enter(&engine) < 0) {
+		if (child < 0)
+			goto fail;
+	} else if (engine_bpf_enter(&engine, engine.pid) < 0) {
 		goto fail;
 	}
 	engine_bpf_close(&engine);

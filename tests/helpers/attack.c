@@ -433,6 +433,48 @@ static int op_fill(int op, char **arg, char *info)
 	return 0;
 }
 
+/*
+ * linger FILE OUT SECONDS: returns at once, leaving a process that after
+ * SECONDS forks and has the child read FILE, writing "read FILE: RESULT"
+ * to OUT: does the sandbox still hold once the command it ran is gone?
+ */
+static int op_linger(int op, char **arg, char *info)
+{
+	pid_t pid;
+
+	(void)op;
+	(void)info;
+	pid = fork();
+	if (pid < 0)
+		return err();
+	if (pid > 0)
+		return 0;
+	setsid();
+	sleep((unsigned)atoi(arg[2]));
+	pid = fork();
+	if (pid == 0) {
+		char ebuf[16], c;
+		int fd = open(arg[0], O_RDONLY), e = 0;
+		FILE *out = fopen(arg[1], "w");
+
+		if (fd < 0 || read(fd, &c, 1) < 0)
+			e = err();
+		if (out)
+			fprintf(out, "read %s: %s\n", arg[0],
+				e ? errno_name(e, ebuf, sizeof(ebuf)) : "OK");
+		_exit(0);
+	}
+	if (pid < 0) {
+		FILE *out = fopen(arg[1], "w");
+		char ebuf[16];
+
+		if (out)
+			fprintf(out, "fork: %s\n",
+				errno_name(errno, ebuf, sizeof(ebuf)));
+	}
+	_exit(0);
+}
+
 static int op_hold(int op, char **arg, char *info)
 {
 	(void)op;
@@ -465,6 +507,7 @@ static const struct op ops[] = {
 	{ "fill-unix", 1, op_fill, OP_FILL_UNIX },
 	{ "fill-ioctl", 2, op_fill, OP_FILL_IOCTL },
 	{ "hold", 1, op_hold, OP_HOLD },
+	{ "linger", 3, op_linger, 0 },
 };
 
 static const struct oplist list =

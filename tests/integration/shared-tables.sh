@@ -139,4 +139,18 @@ is "$(counts)" "$baseline" \
 is "$("${NOBODY[@]}" "${launch[@]}" 2>&1)" "hold 0: OK" \
 	"after the killed launches: a 250-rule launch still runs"
 
+# A watched run (--log) forks: the launcher enters its child and gives up
+# its claim on the domain, so the launcher exiting with the command's
+# status takes nothing from what the command left running.
+mkdir -p "$W/linger" && chown 65534:65534 "$W/linger" && echo f >"$W/rules/d1/f"
+"${NOBODY[@]}" "$UC" --log="$W/linger/log" --rx "$BIN" --ro "$W/rules/d1" --rw "$W/linger" -- \
+	"$ATK" linger "$W/rules/d1/f" "$W/linger/out" 3 >/dev/null 2>&1
+for ((i = 0; i < 300; i++)); do
+	[ -s "$W/linger/out" ] && break
+	sleep 0.1
+done
+is "$(cat "$W/linger/out" 2>&1)" "read $W/rules/d1/f: OK" \
+	"a process a watched (--log) sandbox left behind forks and reads after the launcher exited"
+is "$(grep -c 'denied bpf' "$W/linger/log")" 0 "the watched launch itself is denied nothing (no bpf(2) from inside)"
+
 done_testing
