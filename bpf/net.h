@@ -378,8 +378,7 @@ static __always_inline int judge_sock(struct socket *sock, const void *uaddr,
 
 	if (r <= 0)
 		return r;
-	if (call == NET_CONNECT)
-		r = judge_route(&s, sock);
+	r = call == NET_CONNECT ? judge_route(&s, sock) : 0;
 	return r ?: judge_addr(&s, uaddr, len, call);
 }
 

@@ -459,18 +459,22 @@ static int op_linger(int op, char **arg, char *info)
 
 		if (fd < 0 || read(fd, &c, 1) < 0)
 			e = err();
-		if (out)
+		if (out) {
 			fprintf(out, "read %s: %s\n", arg[0],
 				e ? errno_name(e, ebuf, sizeof(ebuf)) : "OK");
+			fclose(out);
+		}
 		_exit(0);
 	}
 	if (pid < 0) {
 		FILE *out = fopen(arg[1], "w");
 		char ebuf[16];
 
-		if (out)
+		if (out) {
 			fprintf(out, "fork: %s\n",
 				errno_name(errno, ebuf, sizeof(ebuf)));
+			fclose(out);
+		}
 	}
 	_exit(0);
 }
