@@ -23,7 +23,9 @@
  * the mount point in the parent mount), covers it (walk.h).
  *
  * The interest mask (marks.h) makes that one lookup.  A walk that allows
- * something caches its result as a mark on the directory it started from:
+ * something caches its result as a mark on the directory it started from
+ * (an entry of the hash map "marks" keyed by that directory's inode; why
+ * an entry never outlives its inode is explained in marks.h):
  * a slot {domain, vfsmount, topology generation, rights}.  The next access
  * in that directory, by the same domain through the same mount, reads the
  * slot and is done; denials leave no mark, so marks exist only on
@@ -610,9 +612,10 @@ static long drop_rule(__u32 i, void *data)
  * domain id is never reused: the launcher inserts it with BPF_NOEXIST and
  * nobody enters a domain without an entry in "domains"), so they go now
  * rather than at the next launch.
- * Its mark slots cannot be reached from here (inode storage is reached
- * only through the inode); they are dead slots, reused or dropped when
- * met (marks.h) and freed with the inode.
+ * Its mark slots are not looked for here (the marks map is keyed by
+ * inode); they are dead slots, reused or forgotten when met, swept when
+ * the map is full and forgotten with their inode (marks.h).  Its charge
+ * goes now: entries it claimed are nobody's to count any more.
  */
 static __always_inline void domain_died(__u64 domain)
 {
@@ -623,6 +626,7 @@ static __always_inline void domain_died(__u64 domain)
 		bpf_loop(*n, drop_rule, &domain, 0);
 	bpf_map_delete_elem(&domain_nrules, &domain);
 	bpf_map_delete_elem(&net_policy, &domain);
+	bpf_map_delete_elem(&mark_charge, &domain);
 }
 
 SEC("lsm/task_free")
@@ -639,6 +643,18 @@ void BPF_PROG(corral_task_free, struct task_struct *task)
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
 		domain_died(domain);
+}
+
+/*
+ * A directory inode is freed: its mark goes with it, so that an inode
+ * allocated at the same address never meets it (marks.h).  Runs for
+ * every inode freed on the machine; for all but directories it is one
+ * load.
+ */
+SEC("lsm/inode_free_security")
+void BPF_PROG(corral_inode_free, struct inode *inode)
+{
+	mark_inode_freed(inode);
 }
 
 /* Lists a new rule of its domain (domain_rules), for domain_died(). */

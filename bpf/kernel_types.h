@@ -184,6 +184,7 @@ struct task_struct {
 #define EXDEV   18
 #define ENOSPC  28
 #define EINVAL  22
+#define EEXIST  17
 #define EAFNOSUPPORT 97
 
 #endif /* CORRAL_KERNEL_TYPES_H */

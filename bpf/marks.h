@@ -1,8 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * marks.h - the fast path of a decision: one inode-storage lookup on the
- * directory of the dentry used.  The scheme and the races it closes are
- * explained at the top of corral.bpf.c.
+ * marks.h - the fast path of a decision: one hash lookup keyed by the
+ * directory of the dentry used.  The scheme and the rename and mount
+ * races it closes are explained at the top of corral.bpf.c; this file
+ * explains why a mark belongs to one inode for good.
+ *
+ * Why not inode storage: from 6.18 the verifier accepts an inode as a
+ * storage owner only if the hook was given it (a trusted pointer), and
+ * every inode a decision needs is reached by reading pointers (d_parent,
+ * even file->f_path.dentry).  So marks live in the hash map "marks",
+ * keyed by struct mark_key: the inode's address plus its number,
+ * generation and device.  An address is reused when an inode is freed,
+ * and on filesystems without stable inode numbers (proc, 9p, overlayfs)
+ * so may the rest; so an entry must never outlive its inode:
+ *
+ *  1. lsm/inode_free_security (corral_inode_free) forgets the entry of
+ *     every directory inode freed.  The memory is reused only after an
+ *     RCU grace period, and every program runs inside an RCU read-side
+ *     section, so within one program run an inode address seen alive
+ *     names that inode.
+ *  2. A store racing the free: a walk read the inode from a dentry, the
+ *     directory was then removed and its inode freed (the hook found no
+ *     entry yet), then the walk stored its mark.  So after storing, the
+ *     store reads the dentry's d_inode again (an atomic add in between
+ *     orders the two).  A dentry's d_inode is cleared before the inode
+ *     can be freed (every positive dentry holds a reference on it): if
+ *     it still names the inode, the free and its hook come after the
+ *     store and forget it; if not, the store forgets its own entry.
+ *  3. Forgetting clears the entry's id under its lock before deleting
+ *     it, so an entry that could not be deleted is a miss, never a hit.
+ *  4. Hash map elements are recycled for other keys as soon as deleted,
+ *     possibly while a lookup still holds the pointer.  So an entry
+ *     carries its key again (id), a hit needs id == key under the lock,
+ *     new entries are inserted zeroed (a copy racing a reader can only
+ *     mix the old contents with zeros: no right, no domain) and claimed
+ *     under the lock, which clears every slot before setting the id.
+ *
+ * Room: a domain claims at most CORRAL_MARKS_PER_DOMAIN entries (a
+ * quarter of the map), so one sandbox cannot take the room of the others;
+ * entries of dead domains are reused in place, forgotten when a denying
+ * walk meets them, and swept (at most once a second) when the map is full.
+ * A full map or an exhausted charge only leaves a directory unmarked: the
+ * next access walks again, it is never granted more.
  */
 #ifndef CORRAL_MARKS_H
 #define CORRAL_MARKS_H
@@ -25,27 +64,83 @@ static __always_inline void topology_bump(void)
 		__sync_fetch_and_add(gen, 1);
 }
 
+/* @inode is a BTF pointer: plain loads, no helper calls. */
+static __always_inline void mark_key_of(struct mark_key *key,
+					struct inode *inode)
+{
+	key->inode = (__u64)inode;
+	key->ino = inode->i_ino;
+	key->dev = inode->i_sb->s_dev;
+	key->generation = inode->i_generation;
+}
+
+static __always_inline int same_key(const struct mark_key *a,
+				    const struct mark_key *b)
+{
+	return a->inode == b->inode && a->ino == b->ino && a->dev == b->dev &&
+	       a->generation == b->generation;
+}
+
 /* Copies the rights of @domain's valid slot through @mnt; 0 if none. */
-static __always_inline int mark_find(struct mark *m, __u64 domain, __u64 mnt,
-				     __u64 gen, __u32 *access)
+static __always_inline int mark_find(struct mark *m,
+				     const struct mark_key *key, __u64 domain,
+				     __u64 mnt, __u64 gen, __u32 *access)
 {
 	__u32 value = 0;
 	int found = 0;
 
 	bpf_spin_lock(&m->lock);
+	if (same_key(&m->id, key)) {
 #pragma unroll
-	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
-		struct mark_slot *s = &m->slot[i];
+		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+			struct mark_slot *s = &m->slot[i];
 
-		if (s->domain == domain && s->mnt == mnt &&
-		    s->generation == gen) {
-			value = s->access;
-			found = 1;
+			if (s->domain == domain && s->mnt == mnt &&
+			    s->generation == gen) {
+				value = s->access;
+				found = 1;
+			}
 		}
 	}
 	bpf_spin_unlock(&m->lock);
 	*access = value;
 	return found;
+}
+
+static __always_inline void uncharge(__u64 owner)
+{
+	__u32 *n = bpf_map_lookup_elem(&mark_charge, &owner);
+
+	if (n && *n)
+		__sync_fetch_and_add(n, -1);
+}
+
+/*
+ * The entry of @key is no mark at all from now on (see 3. above).  Not
+ * inlined, nor is mark_store(): a BPF-to-BPF call ends the verifier's
+ * paths through the callee, which kept 6.1's verifier under its limit
+ * for the hooks that decide twice (rename, link).
+ */
+static __noinline void mark_forget(const struct mark_key *key)
+{
+	struct mark *m = bpf_map_lookup_elem(&marks, key);
+	__u64 owner = 0;
+
+	if (!m)
+		return;
+	bpf_spin_lock(&m->lock);
+	if (same_key(&m->id, key)) {
+		owner = m->owner;
+		m->id.inode = 0;
+		m->id.ino = 0;
+		m->id.dev = 0;
+		m->id.generation = 0;
+		m->owner = 0;
+	}
+	bpf_spin_unlock(&m->lock);
+	if (owner)
+		uncharge(owner);
+	bpf_map_delete_elem(&marks, key);
 }
 
 /*
@@ -67,56 +162,153 @@ static __always_inline __u32 dead_slots(struct mark *m, __u64 *seen)
 	return dead;
 }
 
+/* bpf_for_each_map_elem callback: forget entries with no live slot. */
+static long sweep_one(struct bpf_map *map, struct mark_key *key,
+		      struct mark *m, void *ctx)
+{
+	__u64 seen[CORRAL_MARK_SLOTS] = {};
+	__u32 used = 0;
+
+#pragma unroll
+	for (int i = 0; i < CORRAL_MARK_SLOTS; i++)
+		if (m->slot[i].domain)
+			used |= 1u << i;
+	/* unlocked reads: a slot taken meanwhile is lost, a miss later */
+	if ((dead_slots(m, seen) & used) == used)
+		mark_forget(key);
+	return 0;
+}
+
+/* The map is full: make room from dead domains, at most once a second. */
+static __always_inline void mark_sweep(void)
+{
+	__u32 zero = 0;
+	__u64 *last = bpf_map_lookup_elem(&mark_swept, &zero);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!last || now - *last < 1000000000ull)
+		return;
+	*last = now;
+	bpf_for_each_map_elem(&marks, sweep_one, NULL, 0);
+}
+
 /*
- * Remembers @access for @domain through @mnt at generation @gen.  Best
- * effort: no storage, a full slot table or a generation that moved on
- * leave the directory unmarked, and the next access walks again.
+ * The entry of @key, inserted zeroed if there is none, if @domain may
+ * still claim one; NULL if not (no room, or the charge is spent).
  */
-static __always_inline void mark_store(struct inode *dir, __u64 domain,
-				       __u64 mnt, __u64 gen, __u32 access)
+static __always_inline struct mark *mark_entry(const struct mark_key *key,
+					       __u64 domain)
+{
+	__u32 zero = 0, *n;
+	struct mark *m = bpf_map_lookup_elem(&marks, key);
+	void *fresh;
+	long r;
+
+	if (m)
+		return m;
+	n = bpf_map_lookup_elem(&mark_charge, &domain);
+	if (n && *n >= CORRAL_MARKS_PER_DOMAIN)
+		return NULL;
+	fresh = bpf_map_lookup_elem(&mark_zero, &zero);
+	if (!fresh)
+		return NULL;
+	r = bpf_map_update_elem(&marks, key, fresh, BPF_NOEXIST);
+	if (r && r != -EEXIST) {
+		mark_sweep();
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&marks, key);
+}
+
+/*
+ * Remembers @access for @domain through @mnt at generation @gen on the
+ * directory @dir (its inode's entry).  Best effort: no room, a full slot
+ * table, an entry of another inode or a generation that moved on leave
+ * the directory unmarked, and the next access walks again.
+ */
+static __noinline void mark_store(struct dentry *dir, __u64 domain,
+				  __u64 mnt, __u64 gen, __u32 access)
 {
 	__u64 *now = topology_generation();
 	__u64 seen[CORRAL_MARK_SLOTS] = {};
+	struct mark_key key = {};
+	struct inode *inode = dir->d_inode;
 	struct mark *m;
-	__u32 dead;
-	int same = -1, reusable = -1, pick;
+	__u32 dead, *n;
+	int same = -1, reusable = -1, pick, claimed = 0, stored = 0;
 
-	if (!now)
+	if (!now || !inode)
 		return;
-	m = bpf_inode_storage_get(&marks, dir, 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	mark_key_of(&key, inode);
+	m = mark_entry(&key, domain);
 	if (!m)
 		return;
 	dead = dead_slots(m, seen);
 	bpf_spin_lock(&m->lock);
+	if (!m->id.inode) {
+		/* a new entry (or a recycled one): claim it, clean */
 #pragma unroll
-	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
-		struct mark_slot *s = &m->slot[i];
-
-		if (s->domain == domain && s->mnt == mnt)
-			same = i;
-		else if (!s->domain || s->generation != *now ||
-			 ((dead & (1u << i)) && s->domain == seen[i]))
-			reusable = i;
+		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+			m->slot[i].domain = 0;
+			m->slot[i].mnt = 0;
+			m->slot[i].generation = 0;
+			m->slot[i].access = 0;
+		}
+		m->id.inode = key.inode;
+		m->id.ino = key.ino;
+		m->id.dev = key.dev;
+		m->id.generation = key.generation;
+		m->owner = domain;
+		claimed = 1;
 	}
-	pick = same >= 0 ? same : reusable;
-	if (pick >= 0 && pick < CORRAL_MARK_SLOTS && *now == gen) {
-		m->slot[pick].domain = domain;
-		m->slot[pick].mnt = mnt;
-		m->slot[pick].generation = gen;
-		m->slot[pick].access = access;
+	if (same_key(&m->id, &key)) {
+#pragma unroll
+		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+			struct mark_slot *s = &m->slot[i];
+
+			if (s->domain == domain && s->mnt == mnt)
+				same = i;
+			else if (!s->domain || s->generation != *now ||
+				 ((dead & (1u << i)) && s->domain == seen[i]))
+				reusable = i;
+		}
+		pick = same >= 0 ? same : reusable;
+		if (pick >= 0 && pick < CORRAL_MARK_SLOTS && *now == gen) {
+			m->slot[pick].domain = domain;
+			m->slot[pick].mnt = mnt;
+			m->slot[pick].generation = gen;
+			m->slot[pick].access = access;
+			stored = 1;
+		}
 	}
 	bpf_spin_unlock(&m->lock);
+	if (claimed) {
+		n = bpf_map_lookup_elem(&mark_charge, &domain);
+		if (!n) {
+			__u32 one = 1;
+
+			bpf_map_update_elem(&mark_charge, &domain, &one,
+					    BPF_NOEXIST);
+		} else {
+			__sync_fetch_and_add(n, 1);
+		}
+	}
+	if (!stored && !claimed)
+		return;
+	/* 2. above: did the inode start to go while we stored? */
+	__sync_fetch_and_add(&m->stores, 1);
+	if (BPF_CORE_READ(dir, d_inode) != inode)   /* a fresh read */
+		mark_forget(&key);
 }
 
 /*
  * A mark met by a walk that denies keeps nothing worth keeping if every
- * slot is free or of a dead domain: give the storage back now rather than
- * when the inode is evicted.  Racing a mark_store on another CPU can only
- * drop a fresh slot, which is a miss later, never an allow.
+ * slot is free or of a dead domain: forget it now rather than when the
+ * inode is freed.  Racing a mark_store on another CPU can only drop a
+ * fresh slot, which is a miss later, never an allow.
  */
 static __always_inline void mark_drop_if_dead(struct mark *m,
-					      struct inode *dir)
+					      const struct mark_key *key)
 {
 	__u64 seen[CORRAL_MARK_SLOTS] = {};
 	__u32 used = 0;
@@ -126,7 +318,7 @@ static __always_inline void mark_drop_if_dead(struct mark *m,
 		if (m->slot[i].domain)
 			used |= 1u << i;
 	if ((dead_slots(m, seen) & used) == used)
-		bpf_inode_storage_delete(&marks, dir);
+		mark_forget(key);
 }
 
 /*
@@ -148,6 +340,7 @@ static __always_inline long parent_granted(const struct corral_task *t,
 {
 	struct dentry *parent = dir->d_parent;
 	struct inode *parent_inode;
+	struct mark_key key = {};
 	struct mark *m;
 	__u32 access = 0;
 	long granted;
@@ -155,16 +348,17 @@ static __always_inline long parent_granted(const struct corral_task *t,
 	parent_inode = parent->d_inode;
 	if (dir == mnt->mnt_root || parent == dir || !parent_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	m = bpf_inode_storage_get(&marks, parent_inode, 0, 0);
-	if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access)) {
+	mark_key_of(&key, parent_inode);
+	m = bpf_map_lookup_elem(&marks, &key);
+	if (m && mark_find(m, &key, t->domain, (__u64)mnt, gen, &access)) {
 		granted = access;
 	} else {
 		granted = path_granted(t, mnt, parent, CORRAL_ACCESS_ALL);
 		if (granted > 0)
-			mark_store(parent_inode, t->domain, (__u64)mnt, gen,
+			mark_store(parent, t->domain, (__u64)mnt, gen,
 				   granted);
 		else if (m)
-			mark_drop_if_dead(m, parent_inode);
+			mark_drop_if_dead(m, &key);
 		if (granted < 0)
 			return granted;
 	}
@@ -174,8 +368,8 @@ static __always_inline long parent_granted(const struct corral_task *t,
 /*
  * Rights granted to the contents of directory @dir (reached through
  * @mnt): from its mark if valid, else from its parent's (see
- * parent_granted), then marked.  @dir_inode is the same directory's inode
- * as a BTF pointer (inode storage needs one), or NULL to bypass the
+ * parent_granted), then marked.  @dir_inode is @dir's d_inode (the
+ * entry mark_store() writes is keyed by the same), or NULL to bypass the
  * cache.  Negative: deny.
  */
 static __always_inline long dir_granted(const struct corral_task *t,
@@ -184,6 +378,7 @@ static __always_inline long dir_granted(const struct corral_task *t,
 					struct inode *dir_inode)
 {
 	__u64 *genp = topology_generation();
+	struct mark_key key = {};
 	__u64 gen;
 	struct mark *m;
 	__u32 access = 0;
@@ -194,16 +389,28 @@ static __always_inline long dir_granted(const struct corral_task *t,
 	gen = *genp;            /* before any lookup: see corral.bpf.c */
 	if (!dir_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	m = bpf_inode_storage_get(&marks, dir_inode, 0, 0);
-	if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access))
+	mark_key_of(&key, dir_inode);
+	m = bpf_map_lookup_elem(&marks, &key);
+	if (m && mark_find(m, &key, t->domain, (__u64)mnt, gen, &access))
 		return access;
 	granted = parent_granted(t, mnt, dir, dir_inode, gen);
 	/* Only allowed subtrees get marks: a denial leaves no trace. */
 	if (granted > 0)
-		mark_store(dir_inode, t->domain, (__u64)mnt, gen, granted);
+		mark_store(dir, t->domain, (__u64)mnt, gen, granted);
 	else if (m)
-		mark_drop_if_dead(m, dir_inode);
+		mark_drop_if_dead(m, &key);
 	return granted;
+}
+
+/* lsm/inode_free_security: 1. at the top of this file. */
+static __always_inline void mark_inode_freed(struct inode *inode)
+{
+	struct mark_key key = {};
+
+	if (!S_ISDIR(inode->i_mode))
+		return;         /* only directories are marked */
+	mark_key_of(&key, inode);
+	mark_forget(&key);
 }
 
 #endif /* CORRAL_MARKS_H */
