@@ -237,6 +237,11 @@ static int load_and_pin(int *n_hooks)
 			 "task-storage lookup walks the storage list");
 		skel->rodata->test_task_storage_walk = 1;
 	}
+	if (getenv("CORRAL_TEST_MARK_ADDRESS_ONLY")) {
+		warn_msg("test mode (CORRAL_TEST_MARK_ADDRESS_ONLY): marks are "
+			 "keyed by inode address alone");
+		skel->rodata->test_mark_address_only = 1;
+	}
 	r = corral_bpf__load(skel);
 	if (r < 0) {
 		error_errno(r, "loading the BPF object corral.bpf.o (hint: "
