@@ -339,7 +339,7 @@ dump_v() {
 
 recycle_test() {
 	local name="a directory inode freed and reallocated never meets the old marks" \
-		i after="" pid rc got want d0 d1 d2 d3 ino_sub ino_d
+		i after="" mk pid rc got want d0 d1 d2 d3 ino_sub ino_d
 	local -a res=()
 	local -A before=() freed=()
 	fresh_tree
@@ -370,8 +370,14 @@ recycle_test() {
 		[ -n "$a" ] && [ -z "${before[$a]:-}" ] || continue
 		grep -q "^$a " <<<"$d2" || freed[$a]=$ino
 	done <<<"$d1"
+	mk=""
 	for ((i = 0; i < RECYCLE_DIRS; i++)); do
-		mkdir "$T/b/n$i" && echo "n$i" >"$T/b/n$i/f"
+		mk+="${mk:+ + }mkdir $T/b/n$i"
+	done
+	# shellcheck disable=SC2086
+	"$PROBE" $mk >/dev/null
+	for ((i = 0; i < RECYCLE_DIRS; i++)); do
+		echo "n$i" >"$T/b/n$i/f"
 	done
 	: >"$GO"
 	wait "$pid"
