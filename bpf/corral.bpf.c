@@ -613,8 +613,8 @@ static long drop_rule(__u32 i, void *data)
  * nobody enters a domain without an entry in "domains"), so they go now
  * rather than at the next launch.
  * Its mark slots are not looked for here (the marks map is keyed by
- * inode); they are dead slots, reused or forgotten when met, swept when
- * the map is full and forgotten with their inode (marks.h).  Its charge
+ * inode); they are dead slots, reused or forgotten when met, swept here
+ * once the map was found full, and forgotten with their inode (marks.h).  Its charge
  * goes now: entries it claimed are nobody's to count any more.
  */
 static __always_inline void domain_died(__u64 domain)
@@ -627,6 +627,7 @@ static __always_inline void domain_died(__u64 domain)
 	bpf_map_delete_elem(&domain_nrules, &domain);
 	bpf_map_delete_elem(&net_policy, &domain);
 	bpf_map_delete_elem(&mark_charge, &domain);
+	mark_sweep_if_full();
 }
 
 SEC("lsm/task_free")

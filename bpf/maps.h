@@ -188,12 +188,17 @@ struct {
 	__type(value, struct mark_bytes);
 } mark_zero SEC(".maps");
 
-/* [0] -> bpf_ktime_get_ns() of the last sweep of a full marks map. */
+/* [0] -> when the marks map was last found full, and last swept. */
+struct mark_sweep {
+	__u64 full_ns;    /* bpf_ktime_get_ns() of a failed insert, or 0 */
+	__u64 swept_ns;   /* of the last sweep */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, struct mark_sweep);
 } mark_swept SEC(".maps");
 
 /* domain id -> marks entries it claimed that still exist (<= the cap). */

@@ -39,7 +39,8 @@
  * Room: a domain claims at most CORRAL_MARKS_PER_DOMAIN entries (a
  * quarter of the map), so one sandbox cannot take the room of the others;
  * entries of dead domains are reused in place, forgotten when a denying
- * walk meets them, and swept (at most once a second) when the map is full.
+ * walk meets them, and, once the map was found full, swept when a domain
+ * dies (at most once a second).
  * A full map or an exhausted charge only leaves a directory unmarked: the
  * next access walks again, it is never granted more.
  */
@@ -128,9 +129,10 @@ static __always_inline void uncharge(__u64 owner)
 
 /*
  * The entry of @key is no mark at all from now on (see 3. above).  Not
- * inlined, nor is mark_store(): a BPF-to-BPF call ends the verifier's
- * paths through the callee, which kept 6.1's verifier under its limit
- * for the hooks that decide twice (rename, link).
+ * inlined (it is called from four places), and mark_store() is a global
+ * function: the verifier checks it once, not at each of the four call
+ * sites of a hook that decides twice (rename, link), which had taken
+ * 6.1's and 6.18's verifiers past their limit.
  */
 static __noinline void mark_forget(const struct mark_key *key)
 {
@@ -177,29 +179,46 @@ static __always_inline __u32 dead_slots(struct mark *m, __u64 *seen)
 static long sweep_one(struct bpf_map *map, struct mark_key *key,
 		      struct mark *m, void *ctx)
 {
-	__u64 seen[CORRAL_MARK_SLOTS] = {};
-	__u32 used = 0;
-
 #pragma unroll
-	for (int i = 0; i < CORRAL_MARK_SLOTS; i++)
-		if (m->slot[i].domain)
-			used |= 1u << i;
-	/* unlocked reads: a slot taken meanwhile is lost, a miss later */
-	if ((dead_slots(m, seen) & used) == used)
-		mark_forget(key);
+	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+		__u64 domain = m->slot[i].domain;
+
+		/* unlocked reads: a slot taken meanwhile is lost, a miss later */
+		if (domain && bpf_map_lookup_elem(&domains, &domain))
+			return 0;
+	}
+	mark_forget(key);
 	return 0;
 }
 
-/* The map is full: make room from dead domains, at most once a second. */
-static __always_inline void mark_sweep(void)
+/*
+ * An insert found the map full: say so; the next domain to die sweeps
+ * it (mark_sweep_if_full()), where the stack is shallow.
+ */
+static __always_inline void mark_map_full(void)
 {
 	__u32 zero = 0;
-	__u64 *last = bpf_map_lookup_elem(&mark_swept, &zero);
+	struct mark_sweep *sw = bpf_map_lookup_elem(&mark_swept, &zero);
+
+	if (sw)
+		sw->full_ns = bpf_ktime_get_ns();
+}
+
+/*
+ * A domain died (task_free): if the map was found full since the last
+ * sweep, forget every entry no live domain holds a slot in; at most once
+ * a second, as a sweep reads the whole map.
+ */
+static __always_inline void mark_sweep_if_full(void)
+{
+	__u32 zero = 0;
+	struct mark_sweep *sw = bpf_map_lookup_elem(&mark_swept, &zero);
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!last || now - *last < 1000000000ull)
+	if (!sw || !sw->full_ns || now - sw->swept_ns < 1000000000ull)
 		return;
-	*last = now;
+	sw->full_ns = 0;
+	sw->swept_ns = now;
 	bpf_for_each_map_elem(&marks, sweep_one, NULL, 0);
 }
 
@@ -225,35 +244,54 @@ static __always_inline struct mark *mark_entry(const struct mark_key *key,
 		return NULL;
 	r = bpf_map_update_elem(&marks, key, fresh, BPF_NOEXIST);
 	if (r && r != -EEXIST) {
-		mark_sweep();
+		mark_map_full();
 		return NULL;
 	}
 	return bpf_map_lookup_elem(&marks, key);
 }
 
+/* What mark_store() is to remember: plain numbers, on the caller's stack. */
+struct mark_req {
+	struct mark_key key;    /* the directory's inode */
+	__u64 domain;
+	__u64 mnt;              /* struct vfsmount * */
+	__u64 generation;       /* topology generation read before the walk */
+	__u32 access;
+	__u32 reserved;
+};
+
 /*
- * Remembers @access for @domain through @mnt at generation @gen on the
- * directory @dir (its inode's entry).  Best effort: no room, a full slot
+ * Remembers @req's rights for its domain through its mount at its
+ * generation in the entry of its key.  Best effort: no room, a full slot
  * table, an entry of another inode or a generation that moved on leave
- * the directory unmarked, and the next access walks again.
+ * the directory unmarked, and the next access walks again.  A global
+ * function (see mark_forget()): it takes memory of plain numbers, so the
+ * caller rereads the dentry (mark_remember()).  Returns 1 if the entry
+ * was claimed or a slot written, else 0.
  */
-static __noinline void mark_store(struct dentry *dir, __u64 domain,
-				  __u64 mnt, __u64 gen, __u32 access)
+__noinline int mark_store(struct mark_req *req)
 {
 	__u64 *now = topology_generation();
 	__u64 seen[CORRAL_MARK_SLOTS] = {};
-	struct mark_key key = {};
-	struct inode *inode = dir->d_inode;
+	struct mark_key key;    /* 6.1: a map key must be on the stack */
 	struct mark *m;
-	__u32 dead, *n;
+	__u64 domain, mnt, gen;
+	__u32 dead, *n, access;
 	int same = -1, reusable = -1, pick, claimed = 0, stored = 0;
 
-	if (!now || !inode)
-		return;
-	mark_key_of(&key, inode);
+	if (!now || !req)
+		return 0;
+	key.inode = req->key.inode;
+	key.ino = req->key.ino;
+	key.dev = req->key.dev;
+	key.generation = req->key.generation;
+	domain = req->domain;
+	mnt = req->mnt;
+	gen = req->generation;
+	access = req->access;
 	m = mark_entry(&key, domain);
 	if (!m)
-		return;
+		return 0;
 	dead = dead_slots(m, seen);
 	bpf_spin_lock(&m->lock);
 	if (!m->id.inode) {
@@ -305,11 +343,29 @@ static __noinline void mark_store(struct dentry *dir, __u64 domain,
 		}
 	}
 	if (!stored && !claimed)
-		return;
-	/* 2. above: did the inode start to go while we stored? */
+		return 0;
+	/* orders the store before the caller's recheck (2. above) */
 	__sync_fetch_and_add(&m->stores, 1);
-	if (BPF_CORE_READ(dir, d_inode) != inode)   /* a fresh read */
-		mark_forget(&key);
+	return 1;
+}
+
+/*
+ * mark_store() on directory @dir, whose inode @req->key names; then 2.
+ * above: if the dentry no longer holds that inode, it may be on its way
+ * to being freed, after its free hook looked: forget the entry.
+ */
+static __always_inline void mark_remember(struct dentry *dir,
+					  struct mark_req *req, __u64 domain,
+					  struct vfsmount *mnt, __u64 gen,
+					  __u32 access)
+{
+	req->domain = domain;
+	req->mnt = (__u64)mnt;
+	req->generation = gen;
+	req->access = access;
+	if (mark_store(req) &&
+	    (__u64)BPF_CORE_READ(dir, d_inode) != req->key.inode)
+		mark_forget(&req->key);
 }
 
 /*
@@ -351,7 +407,7 @@ static __always_inline long parent_granted(const struct corral_task *t,
 {
 	struct dentry *parent = dir->d_parent;
 	struct inode *parent_inode;
-	struct mark_key key = {};
+	struct mark_req req = {};
 	struct mark *m;
 	__u32 access = 0;
 	long granted;
@@ -359,17 +415,17 @@ static __always_inline long parent_granted(const struct corral_task *t,
 	parent_inode = parent->d_inode;
 	if (dir == mnt->mnt_root || parent == dir || !parent_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	mark_key_of(&key, parent_inode);
-	m = bpf_map_lookup_elem(&marks, &key);
-	if (m && mark_find(m, &key, t->domain, (__u64)mnt, gen, &access)) {
+	mark_key_of(&req.key, parent_inode);
+	m = bpf_map_lookup_elem(&marks, &req.key);
+	if (m && mark_find(m, &req.key, t->domain, (__u64)mnt, gen, &access)) {
 		granted = access;
 	} else {
 		granted = path_granted(t, mnt, parent, CORRAL_ACCESS_ALL);
 		if (granted > 0)
-			mark_store(parent, t->domain, (__u64)mnt, gen,
-				   granted);
+			mark_remember(parent, &req, t->domain, mnt, gen,
+				      granted);
 		else if (m)
-			mark_drop_if_dead(m, &key);
+			mark_drop_if_dead(m, &req.key);
 		if (granted < 0)
 			return granted;
 	}
@@ -379,9 +435,8 @@ static __always_inline long parent_granted(const struct corral_task *t,
 /*
  * Rights granted to the contents of directory @dir (reached through
  * @mnt): from its mark if valid, else from its parent's (see
- * parent_granted), then marked.  @dir_inode is @dir's d_inode (the
- * entry mark_store() writes is keyed by the same), or NULL to bypass the
- * cache.  Negative: deny.
+ * parent_granted), then marked.  @dir_inode is @dir's d_inode, or NULL
+ * to bypass the cache.  Negative: deny.
  */
 static __always_inline long dir_granted(const struct corral_task *t,
 					struct vfsmount *mnt,
@@ -389,7 +444,7 @@ static __always_inline long dir_granted(const struct corral_task *t,
 					struct inode *dir_inode)
 {
 	__u64 *genp = topology_generation();
-	struct mark_key key = {};
+	struct mark_req req = {};
 	__u64 gen;
 	struct mark *m;
 	__u32 access = 0;
@@ -400,16 +455,16 @@ static __always_inline long dir_granted(const struct corral_task *t,
 	gen = *genp;            /* before any lookup: see corral.bpf.c */
 	if (!dir_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	mark_key_of(&key, dir_inode);
-	m = bpf_map_lookup_elem(&marks, &key);
-	if (m && mark_find(m, &key, t->domain, (__u64)mnt, gen, &access))
+	mark_key_of(&req.key, dir_inode);
+	m = bpf_map_lookup_elem(&marks, &req.key);
+	if (m && mark_find(m, &req.key, t->domain, (__u64)mnt, gen, &access))
 		return access;
 	granted = parent_granted(t, mnt, dir, dir_inode, gen);
 	/* Only allowed subtrees get marks: a denial leaves no trace. */
 	if (granted > 0)
-		mark_store(dir, t->domain, (__u64)mnt, gen, granted);
+		mark_remember(dir, &req, t->domain, mnt, gen, granted);
 	else if (m)
-		mark_drop_if_dead(m, &key);
+		mark_drop_if_dead(m, &req.key);
 	return granted;
 }
 

@@ -328,7 +328,7 @@ is "$(<"$T.out")" "$want" "... and the sandbox still reads its tree"
 # store stand between the new directories and the old marks.
 OB=$CORRAL_HELPERS/openbench
 PINS=/sys/fs/bpf/corral
-RECYCLE_DIRS=64
+RECYCLE_DIRS=128
 
 # dump_v VAR: the marks map, one "ADDR INO OWNER SLOTS..." line per entry
 dump_v() {
@@ -363,7 +363,7 @@ recycle_test() {
 	fi
 	dump_v d1
 	rm -rf "$T/a/d"
-	nap 0.3         # an RCU grace period: the freed inodes go back to the slab
+	nap 1           # RCU grace periods: the freed inodes go back to the slab
 	dump_v d2
 	# the entries the sandbox made (new since d0) that the removal took away
 	while read -r a ino _; do
