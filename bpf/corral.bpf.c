@@ -614,8 +614,8 @@ static long drop_rule(__u32 i, void *data)
  * rather than at the next launch.
  * Its mark slots are not looked for here (the marks map is keyed by
  * inode); they are dead slots, reused or forgotten when met, swept here
- * once the map was found full, and forgotten with their inode (marks.h).  Its charge
- * goes now: entries it claimed are nobody's to count any more.
+ * once the map was found full, and forgotten with their inode (marks.h).
+ * Its charge goes now: entries it claimed are nobody's to count any more.
  */
 static __always_inline void domain_died(__u64 domain)
 {
