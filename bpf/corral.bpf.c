@@ -150,7 +150,8 @@ static __always_inline int check_path(struct corral_task *t,
  * Since 6.6 overlayfs opens the real file as a "backing file" whose f_path
  * is the lower path; the overlay-level open was already judged, so judging
  * the backing one again would deny by the path nobody used.  FMODE_BACKING
- * moved from bit 25 to bit 24 in 6.12.
+ * moved from bit 25 to bit 24 in 6.12, and is still bit 24 on 6.18 and
+ * 7.3 (the guest suites' root is an overlay: a wrong bit denies them all).
  */
 static __always_inline int is_backing_file(struct file *file)
 {
