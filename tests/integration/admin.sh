@@ -35,7 +35,7 @@ esac
 ll_abi=$("$CORRAL_HELPERS/ll-exec" --abi 2>/dev/null)
 n_links=$(find /sys/fs/bpf/corral -maxdepth 1 -name 'link_*' | wc -l)
 case $out in
-"kernel: $(uname -r)"$'\n'"landlock: ABI $ll_abi"$'\n'*"hooks: $n_links attached: "*" file_open "*" inode_free "*)
+"kernel: $(uname -r)"$'\n'"landlock: ABI $ll_abi"$'\n'*"hooks: $n_links attached: "*" file_open"*" inode_free"*)
 	ok "status names the kernel ($(uname -r)), Landlock ABI $ll_abi and the $n_links hooks attached" ;;
 *) not_ok "status names the kernel, the Landlock ABI and the hooks attached" \
 	"kernel $(uname -r), Landlock ABI $ll_abi, $n_links link pins; status:" "$out" ;;
