@@ -23,7 +23,9 @@
  * the mount point in the parent mount), covers it (walk.h).
  *
  * The interest mask (marks.h) makes that one lookup.  A walk that allows
- * something caches its result as a mark on the directory it started from:
+ * something caches its result as a mark on the directory it started from
+ * (an entry of the hash map "marks" keyed by that directory's inode; why
+ * an entry never outlives its inode is explained in marks.h):
  * a slot {domain, vfsmount, topology generation, rights}.  The next access
  * in that directory, by the same domain through the same mount, reads the
  * slot and is done; denials leave no mark, so marks exist only on
@@ -149,7 +151,8 @@ static __always_inline int check_path(struct corral_task *t,
  * Since 6.6 overlayfs opens the real file as a "backing file" whose f_path
  * is the lower path; the overlay-level open was already judged, so judging
  * the backing one again would deny by the path nobody used.  FMODE_BACKING
- * moved from bit 25 to bit 24 in 6.12.
+ * moved from bit 25 to bit 24 in 6.12, and is still bit 24 on 6.18 and
+ * 7.3 (the guest suites' root is an overlay: a wrong bit denies them all).
  */
 static __always_inline int is_backing_file(struct file *file)
 {
@@ -718,9 +721,10 @@ static long drop_rule(__u32 i, void *data)
  * domain id is never reused: the launcher inserts it with BPF_NOEXIST and
  * nobody enters a domain without an entry in "domains"), so they go now
  * rather than at the next launch.
- * Its mark slots cannot be reached from here (inode storage is reached
- * only through the inode); they are dead slots, reused or dropped when
- * met (marks.h) and freed with the inode.
+ * Its mark slots are not looked for here (the marks map is keyed by
+ * inode); they are dead slots, reused or forgotten when met, swept here
+ * once the map was found full, and forgotten with their inode (marks.h).
+ * Its charge goes now: entries it claimed are nobody's to count any more.
  */
 static __always_inline void domain_died(__u64 domain)
 {
@@ -731,6 +735,8 @@ static __always_inline void domain_died(__u64 domain)
 		bpf_loop(*n, drop_rule, &domain, 0);
 	bpf_map_delete_elem(&domain_nrules, &domain);
 	bpf_map_delete_elem(&net_policy, &domain);
+	bpf_map_delete_elem(&mark_charge, &domain);
+	mark_sweep_if_full();
 }
 
 /* One task fewer carries @domain; the last one takes the domain along. */
@@ -775,6 +781,18 @@ void BPF_PROG(corral_task_free, struct task_struct *task)
 		domain_put(t->domain);
 	else
 		launcher_died(task);
+}
+
+/*
+ * A directory inode is freed: its mark goes with it, so that an inode
+ * allocated at the same address never meets it (marks.h).  Runs for
+ * every inode freed on the machine; for all but directories it is one
+ * load.
+ */
+SEC("lsm/inode_free_security")
+void BPF_PROG(corral_inode_free, struct inode *inode)
+{
+	mark_inode_freed(inode);
 }
 
 /* Lists a new rule of its domain (domain_rules), for domain_died(). */

@@ -253,6 +253,7 @@ struct corral_cmsghdr {
 #define EXDEV   18
 #define ENOSPC  28
 #define EINVAL  22
+#define EEXIST  17
 #define EAFNOSUPPORT 97
 
 #endif /* CORRAL_KERNEL_TYPES_H */

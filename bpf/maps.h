@@ -164,12 +164,26 @@ struct {
 } info SEC(".maps");
 
 /*
- * The interest mask: inode storage on directories under allowed subtrees.
- * A slot caches, for one domain reaching the directory through one mount,
+ * The interest mask (marks.h): a hash map keyed by the directory's inode,
+ * not inode storage, since kernels from 6.18 refuse inode storage on an
+ * inode the program reached by reading pointers (even file->f_path's).  A
+ * slot caches, for one domain reaching the directory through one mount,
  * the union of rights granted from the directory up to the root, valid
- * while the topology generation is unchanged (see corral.bpf.c).
+ * while the topology generation is unchanged (see corral.bpf.c).  Why a
+ * freed and reallocated inode never meets an old mark: marks.h.
  */
 #define CORRAL_MARK_SLOTS 4
+#define CORRAL_MAX_MARKS  65536
+/* No domain creates more than this many: the others keep room. */
+#define CORRAL_MARKS_PER_DOMAIN (CORRAL_MAX_MARKS / 4)
+
+/* Which inode: its address while it lives, and who it is on its fs. */
+struct mark_key {
+	__u64 inode;      /* struct inode * */
+	__u64 ino;        /* i_ino */
+	__u32 dev;        /* i_sb->s_dev */
+	__u32 generation; /* i_generation */
+};
 
 struct mark_slot {
 	__u64 domain;     /* 0: free */
@@ -180,17 +194,59 @@ struct mark_slot {
 };
 
 struct mark {
-	struct bpf_spin_lock lock;  /* slots are read and written whole */
+	struct bpf_spin_lock lock;  /* id and slots are read and written whole */
 	__u32 reserved;
+	__u64 owner;      /* the domain charged for the entry (mark_charge) */
+	__u64 stores;     /* atomic: orders a store before its recheck */
+	struct mark_key id;  /* the key again, 0 until claimed: see marks.h */
 	struct mark_slot slot[CORRAL_MARK_SLOTS];
 };
 
+/* struct mark_key -> struct mark, on directories under allowed subtrees. */
 struct {
-	__uint(type, BPF_MAP_TYPE_INODE_STORAGE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(max_entries, CORRAL_MAX_MARKS);
+	__type(key, struct mark_key);
 	__type(value, struct mark);
 } marks SEC(".maps");
+
+/*
+ * Zeros, never written: what a new entry is inserted from (not a struct
+ * mark: a helper may not read a value holding a spin lock; the stack has
+ * no room for one).
+ */
+struct mark_bytes {
+	__u8 zero[sizeof(struct mark)];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mark_bytes);
+} mark_zero SEC(".maps");
+
+/* [0] -> when the marks map was last found full, and last swept. */
+struct mark_sweep {
+	__u64 full_ns;    /* bpf_ktime_get_ns() of a failed insert, or 0 */
+	__u64 swept_ns;   /* of the last sweep */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mark_sweep);
+} mark_swept SEC(".maps");
+
+/* domain id -> marks entries it claimed that still exist (<= the cap). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_DOMAINS);
+	__type(key, __u64);
+	__type(value, __u32);
+} mark_charge SEC(".maps");
 
 /*
  * [0] -> the topology generation: bumped after every change that can move

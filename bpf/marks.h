@@ -1,8 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * marks.h - the fast path of a decision: one inode-storage lookup on the
- * directory of the dentry used.  The scheme and the races it closes are
- * explained at the top of corral.bpf.c.
+ * marks.h - the fast path of a decision: one hash lookup keyed by the
+ * directory of the dentry used.  The scheme and the rename and mount
+ * races it closes are explained at the top of corral.bpf.c; this file
+ * explains why a mark belongs to one inode for good.
+ *
+ * Why not inode storage: from 6.18 the verifier accepts an inode as a
+ * storage owner only if the hook was given it (a trusted pointer), and
+ * every inode a decision needs is reached by reading pointers (d_parent,
+ * even file->f_path.dentry).  So marks live in the hash map "marks",
+ * keyed by struct mark_key: the inode's address plus its number,
+ * generation and device.  An address is reused when an inode is freed,
+ * and on filesystems without stable inode numbers (proc, 9p, overlayfs)
+ * so may the rest; so an entry must never outlive its inode:
+ *
+ *  1. lsm/inode_free_security (corral_inode_free) forgets the entry of
+ *     every directory inode freed.  The memory is reused only after an
+ *     RCU grace period, and every program runs inside an RCU read-side
+ *     section, so within one program run an inode address seen alive
+ *     names that inode.
+ *  2. A store racing the free: a walk read the inode from a dentry, the
+ *     directory was then removed and its inode freed (the hook found no
+ *     entry yet), then the walk stored its mark.  So after storing, the
+ *     store reads the dentry's d_inode again (an atomic add in between
+ *     orders the two).  A dentry's d_inode is cleared before the inode
+ *     can be freed (every positive dentry holds a reference on it): if
+ *     it still names the inode, the free and its hook come after the
+ *     store and forget it; if not, the store forgets its own entry.
+ *  3. Forgetting clears the entry's id under its lock before deleting
+ *     it, so an entry that could not be deleted is a miss, never a hit.
+ *  4. Hash map elements are recycled for other keys as soon as deleted,
+ *     possibly while a lookup still holds the pointer.  So an entry
+ *     carries its key again (id), a hit needs id == key under the lock,
+ *     new entries are inserted zeroed (a copy racing a reader can only
+ *     mix the old contents with zeros: no right, no domain) and claimed
+ *     under the lock, which clears every slot before setting the id.
+ *
+ * Room: a domain claims at most CORRAL_MARKS_PER_DOMAIN entries (a
+ * quarter of the map), so one sandbox cannot take the room of the others;
+ * entries of dead domains are reused in place, forgotten when a denying
+ * walk meets them, and, once the map was found full, swept when a domain
+ * dies (at most once a second).
+ * A full map or an exhausted charge only leaves a directory unmarked: the
+ * next access walks again, it is never granted more.
  */
 #ifndef CORRAL_MARKS_H
 #define CORRAL_MARKS_H
@@ -25,27 +65,95 @@ static __always_inline void topology_bump(void)
 		__sync_fetch_and_add(gen, 1);
 }
 
+/*
+ * Set at load by corral's tests only (CORRAL_TEST_MARK_ADDRESS_ONLY in
+ * `corral setup`'s environment): marks are keyed by the inode's address
+ * alone, so that only 1.-3. above keep a reallocated inode from an old
+ * mark, as on a filesystem that reuses inode numbers; the marks suite's
+ * recycled-inode test then tests them on tmpfs, which never reuses one.
+ */
+const volatile __u32 test_mark_address_only = 0;
+
+/* @inode is a BTF pointer: plain loads, no helper calls. */
+static __always_inline void mark_key_of(struct mark_key *key,
+					struct inode *inode)
+{
+	key->inode = (__u64)inode;
+	if (test_mark_address_only)
+		return;
+	key->ino = inode->i_ino;
+	key->dev = inode->i_sb->s_dev;
+	key->generation = inode->i_generation;
+}
+
+static __always_inline int same_key(const struct mark_key *a,
+				    const struct mark_key *b)
+{
+	return a->inode == b->inode && a->ino == b->ino && a->dev == b->dev &&
+	       a->generation == b->generation;
+}
+
 /* Copies the rights of @domain's valid slot through @mnt; 0 if none. */
-static __always_inline int mark_find(struct mark *m, __u64 domain, __u64 mnt,
-				     __u64 gen, __u32 *access)
+static __always_inline int mark_find(struct mark *m,
+				     const struct mark_key *key, __u64 domain,
+				     __u64 mnt, __u64 gen, __u32 *access)
 {
 	__u32 value = 0;
 	int found = 0;
 
 	bpf_spin_lock(&m->lock);
+	if (same_key(&m->id, key)) {
 #pragma unroll
-	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
-		struct mark_slot *s = &m->slot[i];
+		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+			struct mark_slot *s = &m->slot[i];
 
-		if (s->domain == domain && s->mnt == mnt &&
-		    s->generation == gen) {
-			value = s->access;
-			found = 1;
+			if (s->domain == domain && s->mnt == mnt &&
+			    s->generation == gen) {
+				value = s->access;
+				found = 1;
+			}
 		}
 	}
 	bpf_spin_unlock(&m->lock);
 	*access = value;
 	return found;
+}
+
+static __always_inline void uncharge(__u64 owner)
+{
+	__u32 *n = bpf_map_lookup_elem(&mark_charge, &owner);
+
+	if (n && *n)
+		__sync_fetch_and_add(n, -1);
+}
+
+/*
+ * The entry of @key is no mark at all from now on (see 3. above).  Not
+ * inlined (it is called from four places), and mark_store() is a global
+ * function: the verifier checks it once, not at each of the four call
+ * sites of a hook that decides twice (rename, link), which had taken
+ * 6.1's and 6.18's verifiers past their limit.
+ */
+static __noinline void mark_forget(const struct mark_key *key)
+{
+	struct mark *m = bpf_map_lookup_elem(&marks, key);
+	__u64 owner = 0;
+
+	if (!m)
+		return;
+	bpf_spin_lock(&m->lock);
+	if (same_key(&m->id, key)) {
+		owner = m->owner;
+		m->id.inode = 0;
+		m->id.ino = 0;
+		m->id.dev = 0;
+		m->id.generation = 0;
+		m->owner = 0;
+	}
+	bpf_spin_unlock(&m->lock);
+	if (owner)
+		uncharge(owner);
+	bpf_map_delete_elem(&marks, key);
 }
 
 /*
@@ -67,56 +175,207 @@ static __always_inline __u32 dead_slots(struct mark *m, __u64 *seen)
 	return dead;
 }
 
+/* bpf_for_each_map_elem callback: forget entries with no live slot. */
+static long sweep_one(struct bpf_map *map, struct mark_key *key,
+		      struct mark *m, void *ctx)
+{
+#pragma unroll
+	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+		__u64 domain = m->slot[i].domain;
+
+		/* unlocked reads: a slot taken meanwhile is lost, a miss later */
+		if (domain && bpf_map_lookup_elem(&domains, &domain))
+			return 0;
+	}
+	mark_forget(key);
+	return 0;
+}
+
 /*
- * Remembers @access for @domain through @mnt at generation @gen.  Best
- * effort: no storage, a full slot table or a generation that moved on
- * leave the directory unmarked, and the next access walks again.
+ * An insert found the map full: say so; the next domain to die sweeps
+ * it (mark_sweep_if_full()), where the stack is shallow.
  */
-static __always_inline void mark_store(struct inode *dir, __u64 domain,
-				       __u64 mnt, __u64 gen, __u32 access)
+static __always_inline void mark_map_full(void)
+{
+	__u32 zero = 0;
+	struct mark_sweep *sw = bpf_map_lookup_elem(&mark_swept, &zero);
+
+	if (sw)
+		sw->full_ns = bpf_ktime_get_ns();
+}
+
+/*
+ * A domain died (task_free): if the map was found full since the last
+ * sweep, forget every entry no live domain holds a slot in; at most once
+ * a second, as a sweep reads the whole map.
+ */
+static __always_inline void mark_sweep_if_full(void)
+{
+	__u32 zero = 0;
+	struct mark_sweep *sw = bpf_map_lookup_elem(&mark_swept, &zero);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!sw || !sw->full_ns || now - sw->swept_ns < 1000000000ull)
+		return;
+	sw->full_ns = 0;
+	sw->swept_ns = now;
+	bpf_for_each_map_elem(&marks, sweep_one, NULL, 0);
+}
+
+/*
+ * The entry of @key, inserted zeroed if there is none, if @domain may
+ * still claim one; NULL if not (no room, or the charge is spent).
+ */
+static __always_inline struct mark *mark_entry(const struct mark_key *key,
+					       __u64 domain)
+{
+	__u32 zero = 0, *n;
+	struct mark *m = bpf_map_lookup_elem(&marks, key);
+	void *fresh;
+	long r;
+
+	if (m)
+		return m;
+	n = bpf_map_lookup_elem(&mark_charge, &domain);
+	if (n && *n >= CORRAL_MARKS_PER_DOMAIN)
+		return NULL;
+	fresh = bpf_map_lookup_elem(&mark_zero, &zero);
+	if (!fresh)
+		return NULL;
+	r = bpf_map_update_elem(&marks, key, fresh, BPF_NOEXIST);
+	if (r && r != -EEXIST) {
+		mark_map_full();
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&marks, key);
+}
+
+/* What mark_store() is to remember: plain numbers, on the caller's stack. */
+struct mark_req {
+	struct mark_key key;    /* the directory's inode */
+	__u64 domain;
+	__u64 mnt;              /* struct vfsmount * */
+	__u64 generation;       /* topology generation read before the walk */
+	__u32 access;
+	__u32 reserved;
+};
+
+/*
+ * Remembers @req's rights for its domain through its mount at its
+ * generation in the entry of its key.  Best effort: no room, a full slot
+ * table, an entry of another inode or a generation that moved on leave
+ * the directory unmarked, and the next access walks again.  A global
+ * function (see mark_forget()): it takes memory of plain numbers, so the
+ * caller rereads the dentry (mark_remember()).  Returns 1 if the entry
+ * was claimed or a slot written, else 0.
+ */
+__noinline int mark_store(struct mark_req *req)
 {
 	__u64 *now = topology_generation();
 	__u64 seen[CORRAL_MARK_SLOTS] = {};
+	struct mark_key key;    /* 6.1: a map key must be on the stack */
 	struct mark *m;
-	__u32 dead;
-	int same = -1, reusable = -1, pick;
+	__u64 domain, mnt, gen;
+	__u32 dead, *n, access;
+	int same = -1, reusable = -1, pick, claimed = 0, stored = 0;
 
-	if (!now)
-		return;
-	m = bpf_inode_storage_get(&marks, dir, 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!now || !req)
+		return 0;
+	key.inode = req->key.inode;
+	key.ino = req->key.ino;
+	key.dev = req->key.dev;
+	key.generation = req->key.generation;
+	domain = req->domain;
+	mnt = req->mnt;
+	gen = req->generation;
+	access = req->access;
+	m = mark_entry(&key, domain);
 	if (!m)
-		return;
+		return 0;
 	dead = dead_slots(m, seen);
 	bpf_spin_lock(&m->lock);
+	if (!m->id.inode) {
+		/* a new entry (or a recycled one): claim it, clean */
 #pragma unroll
-	for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
-		struct mark_slot *s = &m->slot[i];
-
-		if (s->domain == domain && s->mnt == mnt)
-			same = i;
-		else if (!s->domain || s->generation != *now ||
-			 ((dead & (1u << i)) && s->domain == seen[i]))
-			reusable = i;
+		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+			m->slot[i].domain = 0;
+			m->slot[i].mnt = 0;
+			m->slot[i].generation = 0;
+			m->slot[i].access = 0;
+		}
+		m->id.inode = key.inode;
+		m->id.ino = key.ino;
+		m->id.dev = key.dev;
+		m->id.generation = key.generation;
+		m->owner = domain;
+		claimed = 1;
 	}
-	pick = same >= 0 ? same : reusable;
-	if (pick >= 0 && pick < CORRAL_MARK_SLOTS && *now == gen) {
-		m->slot[pick].domain = domain;
-		m->slot[pick].mnt = mnt;
-		m->slot[pick].generation = gen;
-		m->slot[pick].access = access;
+	if (same_key(&m->id, &key)) {
+#pragma unroll
+		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
+			struct mark_slot *s = &m->slot[i];
+
+			if (s->domain == domain && s->mnt == mnt)
+				same = i;
+			else if (!s->domain || s->generation != *now ||
+				 ((dead & (1u << i)) && s->domain == seen[i]))
+				reusable = i;
+		}
+		pick = same >= 0 ? same : reusable;
+		if (pick >= 0 && pick < CORRAL_MARK_SLOTS && *now == gen) {
+			m->slot[pick].domain = domain;
+			m->slot[pick].mnt = mnt;
+			m->slot[pick].generation = gen;
+			m->slot[pick].access = access;
+			stored = 1;
+		}
 	}
 	bpf_spin_unlock(&m->lock);
+	if (claimed) {
+		n = bpf_map_lookup_elem(&mark_charge, &domain);
+		if (!n) {
+			__u32 one = 1;
+
+			bpf_map_update_elem(&mark_charge, &domain, &one,
+					    BPF_NOEXIST);
+		} else {
+			__sync_fetch_and_add(n, 1);
+		}
+	}
+	if (!stored && !claimed)
+		return 0;
+	/* orders the store before the caller's recheck (2. above) */
+	__sync_fetch_and_add(&m->stores, 1);
+	return 1;
+}
+
+/*
+ * mark_store() on directory @dir, whose inode @req->key names; then 2.
+ * above: if the dentry no longer holds that inode, it may be on its way
+ * to being freed, after its free hook looked: forget the entry.
+ */
+static __always_inline void mark_remember(struct dentry *dir,
+					  struct mark_req *req, __u64 domain,
+					  struct vfsmount *mnt, __u64 gen,
+					  __u32 access)
+{
+	req->domain = domain;
+	req->mnt = (__u64)mnt;
+	req->generation = gen;
+	req->access = access;
+	if (mark_store(req) &&
+	    (__u64)BPF_CORE_READ(dir, d_inode) != req->key.inode)
+		mark_forget(&req->key);
 }
 
 /*
  * A mark met by a walk that denies keeps nothing worth keeping if every
- * slot is free or of a dead domain: give the storage back now rather than
- * when the inode is evicted.  Racing a mark_store on another CPU can only
- * drop a fresh slot, which is a miss later, never an allow.
+ * slot is free or of a dead domain: forget it now rather than when the
+ * inode is freed.  Racing a mark_store on another CPU can only drop a
+ * fresh slot, which is a miss later, never an allow.
  */
 static __always_inline void mark_drop_if_dead(struct mark *m,
-					      struct inode *dir)
+					      const struct mark_key *key)
 {
 	__u64 seen[CORRAL_MARK_SLOTS] = {};
 	__u32 used = 0;
@@ -126,7 +385,7 @@ static __always_inline void mark_drop_if_dead(struct mark *m,
 		if (m->slot[i].domain)
 			used |= 1u << i;
 	if ((dead_slots(m, seen) & used) == used)
-		bpf_inode_storage_delete(&marks, dir);
+		mark_forget(key);
 }
 
 /*
@@ -148,6 +407,7 @@ static __always_inline long parent_granted(const struct corral_task *t,
 {
 	struct dentry *parent = dir->d_parent;
 	struct inode *parent_inode;
+	struct mark_req req = {};
 	struct mark *m;
 	__u32 access = 0;
 	long granted;
@@ -155,16 +415,17 @@ static __always_inline long parent_granted(const struct corral_task *t,
 	parent_inode = parent->d_inode;
 	if (dir == mnt->mnt_root || parent == dir || !parent_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	m = bpf_inode_storage_get(&marks, parent_inode, 0, 0);
-	if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access)) {
+	mark_key_of(&req.key, parent_inode);
+	m = bpf_map_lookup_elem(&marks, &req.key);
+	if (m && mark_find(m, &req.key, t->domain, (__u64)mnt, gen, &access)) {
 		granted = access;
 	} else {
 		granted = path_granted(t, mnt, parent, CORRAL_ACCESS_ALL);
 		if (granted > 0)
-			mark_store(parent_inode, t->domain, (__u64)mnt, gen,
-				   granted);
+			mark_remember(parent, &req, t->domain, mnt, gen,
+				      granted);
 		else if (m)
-			mark_drop_if_dead(m, parent_inode);
+			mark_drop_if_dead(m, &req.key);
 		if (granted < 0)
 			return granted;
 	}
@@ -174,9 +435,8 @@ static __always_inline long parent_granted(const struct corral_task *t,
 /*
  * Rights granted to the contents of directory @dir (reached through
  * @mnt): from its mark if valid, else from its parent's (see
- * parent_granted), then marked.  @dir_inode is the same directory's inode
- * as a BTF pointer (inode storage needs one), or NULL to bypass the
- * cache.  Negative: deny.
+ * parent_granted), then marked.  @dir_inode is @dir's d_inode, or NULL
+ * to bypass the cache.  Negative: deny.
  */
 static __always_inline long dir_granted(const struct corral_task *t,
 					struct vfsmount *mnt,
@@ -184,6 +444,7 @@ static __always_inline long dir_granted(const struct corral_task *t,
 					struct inode *dir_inode)
 {
 	__u64 *genp = topology_generation();
+	struct mark_req req = {};
 	__u64 gen;
 	struct mark *m;
 	__u32 access = 0;
@@ -194,16 +455,28 @@ static __always_inline long dir_granted(const struct corral_task *t,
 	gen = *genp;            /* before any lookup: see corral.bpf.c */
 	if (!dir_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	m = bpf_inode_storage_get(&marks, dir_inode, 0, 0);
-	if (m && mark_find(m, t->domain, (__u64)mnt, gen, &access))
+	mark_key_of(&req.key, dir_inode);
+	m = bpf_map_lookup_elem(&marks, &req.key);
+	if (m && mark_find(m, &req.key, t->domain, (__u64)mnt, gen, &access))
 		return access;
 	granted = parent_granted(t, mnt, dir, dir_inode, gen);
 	/* Only allowed subtrees get marks: a denial leaves no trace. */
 	if (granted > 0)
-		mark_store(dir_inode, t->domain, (__u64)mnt, gen, granted);
+		mark_remember(dir, &req, t->domain, mnt, gen, granted);
 	else if (m)
-		mark_drop_if_dead(m, dir_inode);
+		mark_drop_if_dead(m, &req.key);
 	return granted;
+}
+
+/* lsm/inode_free_security: 1. at the top of this file. */
+static __always_inline void mark_inode_freed(struct inode *inode)
+{
+	struct mark_key key = {};
+
+	if (!S_ISDIR(inode->i_mode))
+		return;         /* only directories are marked */
+	mark_key_of(&key, inode);
+	mark_forget(&key);
 }
 
 #endif /* CORRAL_MARKS_H */

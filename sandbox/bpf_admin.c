@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "engine_bpf.h"
+#include "engine_landlock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -235,6 +237,11 @@ static int load_and_pin(int *n_hooks)
 			 "task-storage lookup walks the storage list");
 		skel->rodata->test_task_storage_walk = 1;
 	}
+	if (getenv("CORRAL_TEST_MARK_ADDRESS_ONLY")) {
+		warn_msg("test mode (CORRAL_TEST_MARK_ADDRESS_ONLY): marks are "
+			 "keyed by inode address alone");
+		skel->rodata->test_mark_address_only = 1;
+	}
 	r = corral_bpf__load(skel);
 	if (r < 0) {
 		error_errno(r, "loading the BPF object corral.bpf.o (hint: "
@@ -283,17 +290,44 @@ int bpf_admin_setup(bool debug)
 	return 0;
 }
 
-static int count_links(void)
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Prints "hooks: N attached: name name ..." from the link pins
+ * (link_corral_<name>), sorted; returns N.
+ */
+static int print_hooks(void)
 {
 	DIR *dir = opendir(CORRAL_PIN_DIR);
 	struct dirent *de;
+	char *names[128];
 	int n = 0;
 
 	if (!dir)
 		return 0;
-	while ((de = readdir(dir)))
-		n += !strncmp(de->d_name, "link_", 5);
+	while ((de = readdir(dir)) && n < (int)(sizeof(names) / sizeof(*names))) {
+		const char *name = de->d_name;
+
+		if (strncmp(name, "link_", 5))
+			continue;
+		name += 5;
+		if (!strncmp(name, "corral_", 7))
+			name += 7;
+		names[n] = strdup(name);
+		if (names[n])
+			n++;
+	}
 	closedir(dir);
+	qsort(names, n, sizeof(*names), cmp_names);
+	printf("hooks: %d attached:", n);
+	for (int i = 0; i < n; i++) {
+		printf(" %s", names[i]);
+		free(names[i]);
+	}
+	printf("\n");
 	return n;
 }
 
@@ -328,11 +362,29 @@ static int pinned_abi(void)
 	return abi;
 }
 
+/* The running kernel and its Landlock: what the engines have to work with. */
+static void print_kernel(void)
+{
+	struct utsname u;
+	int abi = landlock_abi();
+
+	if (uname(&u) == 0)
+		printf("kernel: %s\n", u.release);
+	else
+		printf("kernel: unknown (uname: %s)\n", strerror(errno));
+	if (abi > 0)
+		printf("landlock: ABI %d\n", abi);
+	else
+		printf("landlock: not available (not built in, or not in "
+		       CORRAL_LSM_LIST ")\n");
+}
+
 int bpf_admin_status(void)
 {
 	char why[256];
 	int n;
 
+	print_kernel();
 	if (!bpf_lsm_active(why, sizeof(why)))
 		die("status: %s", why);
 	printf("bpf LSM: active\n");
@@ -340,8 +392,9 @@ int bpf_admin_status(void)
 		printf("programs: not set up (run 'corral setup' as root)\n");
 		return 0;
 	}
-	printf("programs: pinned under " CORRAL_PIN_DIR " (%d hooks, abi %d)\n",
-	       count_links(), pinned_abi());
+	printf("programs: pinned under " CORRAL_PIN_DIR " (abi %d)\n",
+	       pinned_abi());
+	print_hooks();
 	n = live_domains();
 	if (n < 0)
 		return CORRAL_EXIT_FAILURE;

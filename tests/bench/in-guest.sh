@@ -450,12 +450,13 @@ if only f; then
 	t1=$EPOCHREALTIME
 	settle
 	cn=$(counts)
-	# Inode storage lives as long as its inode: once the kernel evicts the
-	# directories (here on demand, as memory pressure would), it is gone.
+	# A mark lives as long as its inode (forgotten in inode_free_security):
+	# once the kernel evicts the directories (here on demand, as memory
+	# pressure would), it is gone.
 	sync
 	echo 2 >/proc/sys/vm/drop_caches
 	ce=$(counts)
-	note "(f) entry counts (rules and domains: bpftool map dump of the pinned hash maps; marks: \`openbench marks\`, which looks every directory under the sandboxes' trees ($W/leak and $H) up in the pinned inode-storage map through an O_PATH fd, because bpftool cannot dump inode storage: \"${dump% }\"):"
+	note "(f) entry counts (rules and domains: bpftool map dump of the pinned hash maps; marks: \`openbench marks\`, which counts the entries of the pinned marks hash map keyed by the inode number of a directory under the sandboxes' trees ($W/leak and $H): \"${dump% }\"):"
 	note "- before any sandbox: $c0"
 	note "- after 1 sandbox:    $c1"
 	note "- what stays: the mark storage on the directories the sandboxes used, holding dead domains' slots.  Rules and their index go when a domain's last task is freed (domain_died in bpf/corral.bpf.c); ioctl_denied entries when the sandboxed opener's credentials are freed (cred_free).  Inode storage can be deleted only through the inode: in BPF with a pointer the hook was given (bpf_inode_storage_delete), from userspace with an fd on it; when a domain dies nothing holds its marked directories (holding them would pin their inodes and dentries, more memory than the marks), so a dead slot stays until a sandboxed access meets it (reused by mark_store; a mark whose slots are all dead is deleted by a walk that denies) or the inode is evicted.  At most one mark per directory a sandbox ever reached."

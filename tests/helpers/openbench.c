@@ -24,12 +24,15 @@
  *       reaped.  OPENBENCH_VERBOSE=1 prints every run on stderr.
  *   openbench marks PINDIR DIR...
  *       counts corral's marks on every directory under each DIR (not
- *       crossing mounts): looks the directory up in the inode-storage map
- *       PINDIR/marks from user space, through an O_PATH descriptor (the
- *       kernel cannot iterate inode storage: bpftool map dump refuses it).
- *       prints "dirs N marked N slots N live N current N": directories
- *       seen, directories with a mark, used slots, slots whose domain is
- *       still in PINDIR/domains, slots of the current topology generation.
+ *       crossing mounts): the entries of the hash map PINDIR/marks whose
+ *       key names the inode number of one of the directories.  Prints
+ *       "dirs N marked N slots N live N current N entries N": directories
+ *       seen, entries of theirs, used slots, slots whose domain is still
+ *       in PINDIR/domains, slots of the current topology generation, and
+ *       every entry of the map.
+ *   openbench marks-dump PINDIR
+ *       one line per entry of PINDIR/marks: "inode ADDR ino N dev N gen N
+ *       id ok|stale owner DOMAIN slots DOMAIN:ACCESS...".
  *   openbench fill PIN DOMAIN
  *       fills the pinned hash map PIN (keyed by a domain id first) with
  *       entries of DOMAIN until it is full; prints how many it added.
@@ -329,78 +332,166 @@ static int map_lookup(int map, const void *key, void *value)
 	return (int)sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
 }
 
-/* bpf/maps.h: struct mark (kept in step by hand; checked by size) */
+/* bpf/maps.h: struct mark_key and struct mark (kept in step by hand;
+ * checked by size) */
 #define MARK_SLOTS 4
+struct mark_key {
+	uint64_t inode, ino;
+	uint32_t dev, generation;
+};
 struct mark_slot {
 	uint64_t domain, mnt, generation;
 	uint32_t access, reserved;
 };
 struct mark {
 	uint32_t lock, reserved;
+	uint64_t owner, stores;
+	struct mark_key id;
 	struct mark_slot slot[MARK_SLOTS];
 };
 
 static int marks_fd, domains_fd;
 static uint64_t generation;
-static unsigned long n_dirs, n_marked, n_slots, n_live, n_current;
+static unsigned long n_dirs, n_marked, n_slots, n_live, n_current, n_entries;
+static ino_t *dir_inos;
+static size_t n_inos, cap_inos;
 
-static int count_dir(const char *path, const struct stat *st, int flag,
-		     struct FTW *ftw)
+static int note_dir(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
 {
-	struct mark m;
-	uint8_t dom[256];
-	int fd, i;
-
-	(void)st;
+	(void)path;
 	(void)ftw;
 	if (flag != FTW_D)
 		return 0;
 	n_dirs++;
-	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (map_lookup(marks_fd, &fd, &m) == 0) {
-		n_marked++;
-		for (i = 0; i < MARK_SLOTS; i++) {
-			if (!m.slot[i].domain)
-				continue;
-			n_slots++;
-			if (map_lookup(domains_fd, &m.slot[i].domain, dom) == 0)
-				n_live++;
-			if (m.slot[i].generation == generation)
-				n_current++;
-		}
-	} else if (errno != ENOENT) {
-		die("lookup mark of", path);
+	if (n_inos == cap_inos) {
+		cap_inos = cap_inos ? 2 * cap_inos : 1024;
+		dir_inos = realloc(dir_inos, cap_inos * sizeof(*dir_inos));
+		if (!dir_inos)
+			return die("realloc", "directory list");
 	}
-	close(fd);
+	dir_inos[n_inos++] = st->st_ino;
 	return 0;
 }
 
-static int marks(const char *pindir, char **dirs, int n)
+static int cmp_ino(const void *a, const void *b)
+{
+	ino_t x = *(const ino_t *)a, y = *(const ino_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Calls @fn on every entry of the marks map, whose value size it checks. */
+static int each_mark(void (*fn)(const struct mark_key *, const struct mark *))
 {
 	struct bpf_map_info info;
+	struct mark_key key, next;
+	struct mark m;
+	union bpf_attr a;
+	int first = 1;
+
+	map_info(marks_fd, &info, "marks");
+	if (info.key_size != sizeof(key) || info.value_size != sizeof(m)) {
+		fprintf(stderr, "openbench: marks key/value are %u/%u bytes, "
+			"expected %zu/%zu (struct mark changed in bpf/maps.h?)\n",
+			info.key_size, info.value_size, sizeof(key), sizeof(m));
+		return 1;
+	}
+	for (;;) {
+		memset(&a, 0, sizeof(a));
+		a.map_fd = marks_fd;
+		a.key = first ? 0 : (uint64_t)(uintptr_t)&key;
+		a.next_key = (uint64_t)(uintptr_t)&next;
+		if (sys_bpf(BPF_MAP_GET_NEXT_KEY, &a) < 0)
+			break;
+		first = 0;
+		key = next;
+		if (map_lookup(marks_fd, &key, &m) == 0)
+			fn(&key, &m);
+		else if (errno != ENOENT)
+			return die("lookup", "a mark");
+	}
+	if (errno != ENOENT)
+		return die("iterate", "marks");
+	return 0;
+}
+
+static void count_mark(const struct mark_key *key, const struct mark *m)
+{
+	uint8_t dom[256];
+	ino_t ino = key->ino;
+
+	n_entries++;
+	if (!bsearch(&ino, dir_inos, n_inos, sizeof(*dir_inos), cmp_ino))
+		return;
+	n_marked++;
+	for (int i = 0; i < MARK_SLOTS; i++) {
+		if (!m->slot[i].domain)
+			continue;
+		n_slots++;
+		if (map_lookup(domains_fd, &m->slot[i].domain, dom) == 0)
+			n_live++;
+		if (m->slot[i].generation == generation)
+			n_current++;
+	}
+}
+
+static void print_mark(const struct mark_key *key, const struct mark *m)
+{
+	printf("inode 0x%llx ino %llu dev %u gen %u id %s owner 0x%llx slots",
+	       (unsigned long long)key->inode, (unsigned long long)key->ino,
+	       key->dev, key->generation,
+	       memcmp(&m->id, key, sizeof(*key)) ? "stale" : "ok",
+	       (unsigned long long)m->owner);
+	for (int i = 0; i < MARK_SLOTS; i++)
+		if (m->slot[i].domain)
+			printf(" 0x%llx:0x%x", (unsigned long long)m->slot[i].domain,
+			       m->slot[i].access);
+	printf("\n");
+}
+
+static int open_marks(const char *pindir)
+{
 	uint32_t zero = 0;
-	int topo, i;
+	int topo;
 
 	marks_fd = obj_get(pindir, "marks");
 	domains_fd = obj_get(pindir, "domains");
 	topo = obj_get(pindir, "topology");
-	map_info(marks_fd, &info, "marks");
-	if (info.value_size != sizeof(struct mark)) {
-		fprintf(stderr, "openbench: marks value is %u bytes, expected %zu "
-			"(struct mark changed in bpf/maps.h?)\n",
-			info.value_size, sizeof(struct mark));
-		return 1;
-	}
 	if (map_lookup(topo, &zero, &generation) < 0)
-		die("lookup", "topology");
-	for (i = 0; i < n; i++)
-		if (nftw(dirs[i], count_dir, 64, FTW_PHYS | FTW_MOUNT) < 0)
-			die("walk", dirs[i]);
-	printf("dirs %lu marked %lu slots %lu live %lu current %lu\n", n_dirs,
-	       n_marked, n_slots, n_live, n_current);
+		return die("lookup", "topology");
+	close(topo);
 	return 0;
+}
+
+/*
+ * marks PINDIR DIR...: the marks map is keyed by inode (address, number,
+ * generation, device); an entry counts for a directory under the DIRs if
+ * its inode number is one of theirs.
+ */
+static int marks(const char *pindir, char **dirs, int n)
+{
+	int i;
+
+	if (open_marks(pindir))
+		return 1;
+	for (i = 0; i < n; i++)
+		if (nftw(dirs[i], note_dir, 64, FTW_PHYS | FTW_MOUNT) < 0)
+			return die("walk", dirs[i]);
+	qsort(dir_inos, n_inos, sizeof(*dir_inos), cmp_ino);
+	if (each_mark(count_mark))
+		return 1;
+	printf("dirs %lu marked %lu slots %lu live %lu current %lu entries %lu\n",
+	       n_dirs, n_marked, n_slots, n_live, n_current, n_entries);
+	return 0;
+}
+
+/* marks-dump PINDIR: every entry, one line each (for the marks suite). */
+static int marks_dump(const char *pindir)
+{
+	if (open_marks(pindir))
+		return 1;
+	return each_mark(print_mark);
 }
 
 static unsigned long map_entries(const char *pin)
@@ -640,7 +731,8 @@ static int usage(void)
 		"       openbench mkfresh DIR N [LEVELS] | miss DIR N [LEVELS]\n"
 		"       openbench mktree DIR NFILES\n"
 		"       openbench launch N CMD [ARG...]\n"
-		"       openbench marks PINDIR DIR... | count PIN...\n"
+		"       openbench marks PINDIR DIR... | marks-dump PINDIR\n"
+		"       openbench count PIN...\n"
 		"       openbench settle PIN SECONDS\n"
 		"       openbench devfill DEVICE N | fill PIN DOMAIN\n"
 		"       openbench seccomp CMD [ARG...] | floor CMD [ARG...]\n");
@@ -674,6 +766,8 @@ int main(int argc, char **argv)
 		return launch(atoi(argv[2]), argv + 3);
 	if (!strcmp(cmd, "marks") && argc >= 4)
 		return marks(argv[2], argv + 3, argc - 3);
+	if (!strcmp(cmd, "marks-dump") && argc == 3)
+		return marks_dump(argv[2]);
 	if (!strcmp(cmd, "devfill") && argc == 4)
 		return devfill(argv[2], atoi(argv[3]));
 	if (!strcmp(cmd, "fill") && argc == 4)

@@ -31,6 +31,15 @@ case $out in
 	ok "status: LSM active, programs pinned, no live domain" ;;
 *) not_ok "status: LSM active, programs pinned, no live domain" "$out" ;;
 esac
+# the kernel, its Landlock ABI and every hook attached, by name
+ll_abi=$("$CORRAL_HELPERS/ll-exec" --abi 2>/dev/null)
+n_links=$(find /sys/fs/bpf/corral -maxdepth 1 -name 'link_*' | wc -l)
+case $out in
+"kernel: $(uname -r)"$'\n'"landlock: ABI $ll_abi"$'\n'*"hooks: $n_links attached: "*" file_open"*" inode_free"*)
+	ok "status names the kernel ($(uname -r)), Landlock ABI $ll_abi and the $n_links hooks attached" ;;
+*) not_ok "status names the kernel, the Landlock ABI and the hooks attached" \
+	"kernel $(uname -r), Landlock ABI $ll_abi, $n_links link pins; status:" "$out" ;;
+esac
 
 "$CORRAL" --rx "$CORRAL_HELPERS" -- "$PROBE" sleep-read 4 /nonexistent \
 	>/dev/null &
@@ -122,7 +131,9 @@ rc=$?
 		"exit $rc: $out"
 wait "$sleeper"
 out=$("$CORRAL" status 2>&1)
-is "$?:$out" "0:bpf LSM: active
+is "$?:$out" "0:kernel: $(uname -r)
+landlock: ABI $ll_abi
+bpf LSM: active
 programs: not set up (run 'corral setup' as root)" \
 	"status after teardown says programs are not set up"
 out=$("$CORRAL" --engine=bpf --rx /usr -- true 2>&1)

@@ -29,17 +29,20 @@ done
 
 # The task-storage walk (task_dom_unlocked in bpf/maps.h) is the rare
 # path on 6.1 and never taken on 6.2+: run the suites that reach every
-# kind of hook once more, with every lookup forced through it.
+# kind of hook once more, with every lookup forced through it, and with
+# marks keyed by inode address alone (bpf/marks.h), so that marks.sh's
+# recycled-inode test checks the free hook, not tmpfs's inode numbers.
 walk_suites=${CORRAL_WALK_SUITES-enforce marks lifecycle}
 [ -n "${CORRAL_GUEST_SUITES:-}" ] && walk_suites=${CORRAL_WALK_SUITES:-}
 if [ -n "$walk_suites" ]; then
 	"${CORRAL:-corral}" teardown --force >/dev/null 2>&1
+	export CORRAL_TEST_MARK_ADDRESS_ONLY=1
 	if out=$(CORRAL_TEST_TASK_STORAGE_WALK=1 "${CORRAL:-corral}" setup 2>&1); then
 		for suite in $walk_suites; do
 			MARKS_STRESS_SECONDS=5 run_suite "walk/$suite" "$suite"
 		done
 	else
-		echo "not ok - [$kernel/walk] corral setup with CORRAL_TEST_TASK_STORAGE_WALK=1: $out"
+		echo "not ok - [$kernel/walk] corral setup with CORRAL_TEST_TASK_STORAGE_WALK=1 CORRAL_TEST_MARK_ADDRESS_ONLY=1: $out"
 		status=1
 	fi
 fi

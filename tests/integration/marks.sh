@@ -13,7 +13,8 @@
 #
 # Then: several live domains with different rights on one directory (more
 # than a mark has slots), dead domains' slots reused, an unsandboxed process
-# unaffected while marks exist, and the stress test (tests/helpers/stress):
+# unaffected while marks exist, a freed and reallocated directory inode
+# that never meets the old marks, and the stress test (tests/helpers/stress):
 # an unsandboxed mover renames a directory in and out of the allowed tree
 # in a loop while sandboxed readers open files in it; a success while the
 # directory was outside for the whole open is a violation.
@@ -311,6 +312,102 @@ is "$got" "$want" "an unsandboxed process is unaffected while a live domain has 
 wait "$pid"
 probe_lines_v want "read $T/a/d/f1 + read $T/a/d/sub/f1 + wait-file $GO + read $T/a/d/f1" OK OK OK OK
 is "$(<"$T.out")" "$want" "... and the sandbox still reads its tree"
+
+# ---- a directory inode freed and reallocated --------------------------------
+#
+# Marks live in a hash map keyed by the inode (bpf/marks.h): an entry must
+# never outlive its inode, or a directory allocated at the same address
+# (with the same number, on a filesystem that reuses them) would meet the
+# old mark.  A live sandbox marks @/a/d/sub and @/a/d; both are removed, so
+# their inodes are freed; then $RECYCLE_DIRS new directories, a file in
+# each, are made in @/b, most likely one at a freed inode's address (the
+# slab hands the last freed object out first).  The same sandbox, whose
+# marks would grant read there, must be denied in every one.  Under
+# CORRAL_TEST_MARK_ADDRESS_ONLY (in-guest.sh's second pass) marks are keyed
+# by address alone, so that only the free hook and the recheck after a
+# store stand between the new directories and the old marks.
+OB=$CORRAL_HELPERS/openbench
+PINS=/sys/fs/bpf/corral
+RECYCLE_DIRS=128
+
+# dump_v VAR: the marks map, one "ADDR INO OWNER SLOTS..." line per entry
+dump_v() {
+	local out
+	out=$("$OB" marks-dump "$PINS" 2>&1) || { printf -v "$1" %s "ERROR $out"; return 1; }
+	printf -v "$1" %s "$(awk '{ $1 = ""; $3 = $5 = $6 = $7 = $8 = $9 = $10 = $11 = $13 = ""; print }' <<<"$out" | tr -s ' ' | sed 's/^ //')"
+}
+
+recycle_test() {
+	local name="a directory inode freed and reallocated never meets the old marks" \
+		i after="" mk pid rc got want d0 d1 d2 d3 ino_sub ino_d
+	local -a res=()
+	local -A before=() freed=()
+	fresh_tree
+	GO=$T.go
+	ino_sub=$(stat -c %i "$T/a/d/sub") ino_d=$(stat -c %i "$T/a/d")
+	for ((i = 0; i < RECYCLE_DIRS; i++)); do
+		after+="${after:+ + }read $T/b/n$i/f"
+		res+=(EACCES)
+	done
+	dump_v d0 || { not_ok "$name" "marks-dump failed: $d0"; return; }
+	while read -r a _; do [ -n "$a" ] && before[$a]=1; done <<<"$d0"
+	# shellcheck disable=SC2086
+	sandboxed corral "--ro $T/a" "$PROBE" read "$T/a/d/sub/f1" + read "$T/a/d/f1" \
+		+ wait-file "$GO" + $after >"$T.out" 2>&1 &
+	pid=$!
+	if ! wait_lines "$T.out" 2; then
+		kill "$pid" 2>/dev/null
+		wait "$pid"
+		not_ok "$name" "the first reads never finished: $(<"$T.out")"
+		return
+	fi
+	dump_v d1
+	rm -rf "$T/a/d"
+	nap 1           # RCU grace periods: the freed inodes go back to the slab
+	dump_v d2
+	# the entries the sandbox made (new since d0) that the removal took away
+	while read -r a ino _; do
+		[ -n "$a" ] && [ -z "${before[$a]:-}" ] || continue
+		grep -q "^$a " <<<"$d2" || freed[$a]=$ino
+	done <<<"$d1"
+	mk=""
+	for ((i = 0; i < RECYCLE_DIRS; i++)); do
+		mk+="${mk:+ + }mkdir $T/b/n$i"
+	done
+	# shellcheck disable=SC2086
+	"$PROBE" $mk >/dev/null
+	for ((i = 0; i < RECYCLE_DIRS; i++)); do
+		echo "n$i" >"$T/b/n$i/f"
+	done
+	: >"$GO"
+	wait "$pid"
+	rc=$?
+	got=$(<"$T.out")
+	probe_lines_v want "read $T/a/d/sub/f1 + read $T/a/d/f1 + wait-file $GO + $after" \
+		OK OK OK "${res[@]}"
+	# a second sandbox marks the new directories: which took a freed address?
+	# shellcheck disable=SC2086
+	sandboxed corral "--ro $T/b" "$PROBE" $after >/dev/null 2>&1
+	dump_v d3
+	local reused=0 stale=""
+	for a in "${!freed[@]}"; do
+		grep -q "^$a " <<<"$d3" && reused=$((reused + 1))
+	done
+	# no entry of a removed directory may be left, by number (when keyed
+	# by it) or by address (at a freed address, only new directories')
+	while read -r a ino _; do
+		case $ino in "$ino_sub" | "$ino_d") stale+=" $a(ino $ino)" ;; esac
+	done <<<"$d2"
+	if [ "$got" == "$want" ] && [ "$rc" = 0 ] && [ ${#freed[@]} -ge 2 ] &&
+		[ -z "$stale" ]; then
+		ok "$name (${#freed[@]} marked directories freed, $reused of their addresses reused by the $RECYCLE_DIRS new ones${CORRAL_TEST_MARK_ADDRESS_ONLY:+; marks keyed by address alone})"
+	else
+		not_ok "$name" "exit $rc; entries freed: ${#freed[@]} (want 2: sub and d), left after the removal:${stale:- none}" \
+			"- expected, + got:" "$(compare_lines "$want" "$got")" \
+			"marks before:" "$d1" "after the removal:" "$d2"
+	fi
+}
+recycle_test
 
 # ---- stress ------------------------------------------------------------------
 

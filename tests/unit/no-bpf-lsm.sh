@@ -6,11 +6,26 @@
 if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
 	skip_all "the bpf LSM is active here; this test needs a kernel without it"
 fi
+make_tmp TMP nobpf || skip_all "cannot make a temp dir"
+status_out=$TMP/status
 
 for args in setup status teardown "--engine=bpf --rx /usr -- true"; do
 	# shellcheck disable=SC2086
-	out=$("$CORRAL" $args 2>&1)
-	rc=$?
+	if [ "$args" = status ]; then
+		# status names the kernel and its Landlock ABI first (stdout):
+		# what the Landlock fallback gets; the error is stderr's one line
+		out=$("$CORRAL" status 2>&1 >"$status_out")
+		rc=$?
+		if [[ $(<"$status_out") == "kernel: $(uname -r)"$'\n'"landlock: "* ]]; then
+			ok "corral status without the bpf LSM names the kernel and its Landlock ABI"
+		else
+			not_ok "corral status without the bpf LSM names the kernel and its Landlock ABI" \
+				"$(<"$status_out")"
+		fi
+	else
+		out=$("$CORRAL" $args 2>&1)
+		rc=$?
+	fi
 	lines=$(printf '%s\n' "$out" | wc -l)
 	if [ "$rc" = 125 ] && [ "$lines" = 1 ] && [[ $out == *"bpf LSM"* ]]; then
 		ok "corral $args without the bpf LSM: one line, exit 125"
