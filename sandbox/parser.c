@@ -28,6 +28,7 @@
 #include "privs.h"
 #include "profile.h"
 #include "seccomp_filter.h"
+#include "user_env.h"
 #include "util.h"
 
 extern char **environ;
@@ -56,9 +57,9 @@ static const char *absolute(const char *path)
 	return path && path[0] == '/' ? path : NULL;
 }
 
-static char *dup_env(const char *name)
+static char *dup_env(char *const *envp, const char *name)
 {
-	const char *value = getenv(name);
+	const char *value = user_env_get(envp, name);
 
 	return value ? xstrdup(value) : NULL;
 }
@@ -99,7 +100,7 @@ static const char *user_on_demand(const struct vars *vars, enum var_id id)
  * database), USER from the password database on first use; relative
  * values are ignored, as the XDG base directory spec says.
  */
-static void read_vars(struct vars *vars)
+static void read_vars(struct vars *vars, char *const *envp)
 {
 	static const struct { enum var_id id; const char *env; } from_env[] = {
 		{ VAR_TMPDIR, "TMPDIR" },
@@ -108,7 +109,7 @@ static void read_vars(struct vars *vars)
 		{ VAR_XDG_CACHE_HOME, "XDG_CACHE_HOME" },
 		{ VAR_XDG_DATA_HOME, "XDG_DATA_HOME" },
 	};
-	const char *home = absolute(getenv("HOME"));
+	const char *home = absolute(user_env_get(envp, "HOME"));
 	const struct passwd *pw = home ? NULL : getpwuid(getuid());
 	char buf[PATH_MAX];
 
@@ -119,18 +120,23 @@ static void read_vars(struct vars *vars)
 	vars_set(vars, VAR_UID, buf);
 	for (size_t i = 0; i < sizeof(from_env) / sizeof(*from_env); i++)
 		vars_set(vars, from_env[i].id,
-			 absolute(getenv(from_env[i].env)));
+			 absolute(user_env_get(envp, from_env[i].env)));
 	vars_fill_defaults(vars);
 }
 
-static void take_environment(struct parser_env *penv)
+/*
+ * From @envp, the environment the user gave corral (user_env.h), not
+ * environ: glibc drops TMPDIR from a secure-exec program's environ, and
+ * ${TMPDIR} must name the directory the command will use.
+ */
+static void take_environment(struct parser_env *penv, char *const *envp)
 {
 	memset(penv, 0, sizeof(*penv));
-	read_vars(&penv->vars);
-	penv->profile_path = dup_env("CORRAL_PROFILE_PATH");
-	penv->path = dup_env("PATH");
-	penv->test = dup_env("CORRAL_TEST_PARSER");
-	penv->user = dup_env("USER");
+	read_vars(&penv->vars, envp);
+	penv->profile_path = dup_env(envp, "CORRAL_PROFILE_PATH");
+	penv->path = dup_env(envp, "PATH");
+	penv->test = dup_env(envp, "CORRAL_TEST_PARSER");
+	penv->user = dup_env(envp, "USER");
 	penv->user_db = xcalloc(1, sizeof(*penv->user_db));
 	if (clearenv() != 0)
 		die("clearing the parser's environment");
@@ -431,19 +437,20 @@ static int parse(int sock, int argc, char **argv,
 	die("internal error: unknown command %d", (int)opts.command);
 }
 
-static _Noreturn void parser_child(int sock, int argc, char **argv)
+static _Noreturn void parser_child(int sock, int argc, char **argv,
+				   char **envp)
 {
 	struct parser_env penv;
 
 	privs_drop_all();
-	take_environment(&penv);
+	take_environment(&penv, envp);
 	if (seccomp_install_parser() < 0)
 		die("could not confine the profile parser; nothing was run");
 	run_test_hook(penv.test);
 	exit(parse(sock, argc, argv, &penv));
 }
 
-int parser_start(int argc, char **argv, pid_t *pid)
+int parser_start(int argc, char **argv, char **envp, pid_t *pid)
 {
 	int sv[2];
 
@@ -454,7 +461,7 @@ int parser_start(int argc, char **argv, pid_t *pid)
 		die_errno("fork for the profile parser");
 	if (*pid == 0) {
 		close(sv[0]);
-		parser_child(sv[1], argc, argv);
+		parser_child(sv[1], argc, argv, envp);
 	}
 	close(sv[1]);
 	return sv[0];
