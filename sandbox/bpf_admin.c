@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@
 
 #include "corral_abi.h"
 #include "corral.skel.h"
+#include "engine_landlock.h"
+#include "privs.h"
 #include "util.h"
 
 int bpf_lsm_active(char *why, size_t size)
@@ -61,6 +64,41 @@ int bpf_engine_pinned(void)
 	struct stat st;
 
 	return stat(CORRAL_PIN_DIR "/info", &st) == 0;
+}
+
+int bpf_engine_available(struct bpf_why *why)
+{
+	why->brief = NULL;
+	why->full[0] = '\0';
+	if (!bpf_lsm_active(why->full, sizeof(why->full))) {
+		why->brief = access(CORRAL_LSM_LIST, F_OK) < 0 ?
+			     "no securityfs" : "bpf LSM off";
+		return 0;
+	}
+	if (!privs_bpf_permitted()) {
+		why->brief = "no CAP_BPF";
+		snprintf(why->full, sizeof(why->full), "%s",
+			 privs_missing_reason());
+		return 0;
+	}
+	/* bpf_obj_get opens a pin read-write: the effective ids decide. */
+	if (faccessat(AT_FDCWD, CORRAL_PIN_DIR "/info", R_OK | W_OK,
+		      AT_EACCESS) == 0)
+		return 1;
+	if (errno == ENOENT) {
+		why->brief = "not set up";
+		snprintf(why->full, sizeof(why->full), "corral's BPF programs "
+			 "are not set up (hint: run 'corral setup' as root, or "
+			 "enable corral-setup.service)");
+	} else {
+		why->brief = "maps not reachable";
+		snprintf(why->full, sizeof(why->full), CORRAL_PIN_DIR
+			 "/info: %s (hint: the launcher must be setgid corral, "
+			 "the group 'corral setup' gives the pins: chgrp corral "
+			 "BIN; chmod 2755 BIN; setcap cap_bpf+p BIN)",
+			 strerror(errno));
+	}
+	return 0;
 }
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
@@ -328,13 +366,41 @@ static int pinned_abi(void)
 	return abi;
 }
 
+/*
+ * The engine a launch by this user gets, and, when it is Landlock, the
+ * whole reason and what Landlock leaves out: the launch's warning is
+ * one short line that points here.
+ */
+static void print_engine(void)
+{
+	struct bpf_why why;
+	char limits[512];
+	int abi = landlock_abi();
+
+	if (bpf_engine_available(&why)) {
+		printf("engine: bpf\n");
+		return;
+	}
+	printf("bpf engine: not usable: %s\n", why.full);
+	if (!abi) {
+		printf("engine: none (Landlock is not enabled either; "
+		       "launches fail, see corral-setup(8))\n");
+		return;
+	}
+	printf("engine: Landlock ABI %d, which cannot enforce %s\n", abi,
+	       landlock_limits(abi, limits, sizeof(limits)));
+	printf("network under Landlock: %s\n",
+	       landlock_net_limits(abi, limits, sizeof(limits)));
+}
+
 int bpf_admin_status(void)
 {
 	char why[256];
 	int n;
 
+	print_engine();
 	if (!bpf_lsm_active(why, sizeof(why)))
-		die("status: %s", why);
+		return 0;
 	printf("bpf LSM: active\n");
 	if (!bpf_engine_pinned()) {
 		printf("programs: not set up (run 'corral setup' as root)\n");

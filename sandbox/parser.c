@@ -48,6 +48,7 @@ struct parser_env {
 	char *profile_path;   /* CORRAL_PROFILE_PATH */
 	char *path;           /* PATH */
 	char *test;           /* CORRAL_TEST_PARSER: see run_test_hook */
+	bool quiet;           /* CORRAL_QUIET set, and not "0" */
 	char *user;           /* USER, if the password database has no name */
 	struct user_lookup *user_db;  /* the database's answer, kept */
 };
@@ -65,15 +66,32 @@ static char *dup_env(char *const *envp, const char *name)
 }
 
 /*
- * What the password database said about USER, asked once: expansion
- * sees the variables as const, so the answer lives behind a pointer.
+ * The variables worked out on first use, kept: expansion sees the
+ * variables as const, so the answers live behind a pointer.
  */
 struct user_lookup {
 	int asked;
 	char *name;           /* NULL: no name for this uid */
+	char *project;        /* ${PROJECT}, once asked */
 };
 
-/* USER on first use: the password database's name, else $USER. */
+/* ${PROJECT}: project_root() of CWD; unset when CWD is. */
+static const char *project_on_demand(const struct vars *vars,
+				     struct user_lookup *db)
+{
+	char buf[PATH_MAX];
+
+	if (!db->project && vars->value[VAR_CWD] &&
+	    project_root(vars->value[VAR_CWD], vars->value[VAR_HOME], buf,
+			 sizeof(buf)) == 0)
+		db->project = xstrdup(buf);
+	return db->project;
+}
+
+/*
+ * USER on first use: the password database's name, else $USER; PROJECT
+ * on first use (a walk up from CWD).
+ */
 static const char *user_on_demand(const struct vars *vars, enum var_id id)
 {
 	const struct parser_env *penv =
@@ -81,6 +99,8 @@ static const char *user_on_demand(const struct vars *vars, enum var_id id)
 					    offsetof(struct parser_env, vars));
 	struct user_lookup *db = penv->user_db;
 
+	if (id == VAR_PROJECT)
+		return project_on_demand(vars, db);
 	if (id != VAR_USER)
 		return NULL;
 	if (!db->asked) {
@@ -131,12 +151,16 @@ static void read_vars(struct vars *vars, char *const *envp)
  */
 static void take_environment(struct parser_env *penv, char *const *envp)
 {
+	const char *value;
+
 	memset(penv, 0, sizeof(*penv));
 	read_vars(&penv->vars, envp);
 	penv->profile_path = dup_env(envp, "CORRAL_PROFILE_PATH");
 	penv->path = dup_env(envp, "PATH");
 	penv->test = dup_env(envp, "CORRAL_TEST_PARSER");
 	penv->user = dup_env(envp, "USER");
+	value = user_env_get(envp, "CORRAL_QUIET");
+	penv->quiet = value && value[0] && strcmp(value, "0");
 	penv->user_db = xcalloc(1, sizeof(*penv->user_db));
 	if (clearenv() != 0)
 		die("clearing the parser's environment");
@@ -324,8 +348,9 @@ static int send_or_die(int sock, const struct launch_msg *msg, const int *fds,
 }
 
 static int send_run(int sock, char **argv, const struct corral_opts *opts,
-		    const char *path)
+		    const struct parser_env *penv)
 {
+	const char *path = penv->path;
 	const struct policy *policy = &opts->policy;
 	static int fds[LAUNCH_MAX_FDS];
 	static struct launch_msg msg;
@@ -359,6 +384,9 @@ static int send_run(int sock, char **argv, const struct corral_opts *opts,
 		find_real_program(opts, path, &msg);
 	else
 		resolve_command(opts->argv[0] ? opts->argv[0] : "", path, &msg);
+	if (opts->quiet || penv->quiet ||
+	    policy->sandbox.value[POLICY_QUIET] == POLICY_YES)
+		msg.flags |= LAUNCH_QUIET;
 	if (opts->log)
 		msg.flags |= LAUNCH_LOG;
 	if (opts->log_file) {
@@ -408,7 +436,7 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 		profile_print(stdout, &opts->policy, &result);
 		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
 	}
-	return send_run(sock, argv, opts, penv->path);
+	return send_run(sock, argv, opts, penv);
 }
 
 static int parse(int sock, int argc, char **argv,

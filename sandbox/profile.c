@@ -79,6 +79,7 @@ static const struct key keys[] = {
 	SETTING("exec-anonymous", POLICY_EXEC_ANONYMOUS, yes_no),
 	SETTING("unix-connect", POLICY_UNIX_CONNECT, scoped_allow),
 	SETTING("require", POLICY_REQUIRE, any_bpf),
+	SETTING("quiet", POLICY_QUIET, yes_no),
 	KEY("environment", "unset", KEY_UNSET),
 	KEY("network", "net", KEY_NET_MODE),
 	KEY("network", "connect-tcp", KEY_NET_RULE),

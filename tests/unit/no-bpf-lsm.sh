@@ -1,13 +1,14 @@
 #!/bin/bash
 # no-bpf-lsm.sh: on a kernel without the bpf LSM (this host's, for one),
-# setup, status, teardown and a launch each say so in one line and exit 125.
+# setup, teardown and a launch on --engine=bpf each say so in one line and
+# exit 125; status says it too, with the engine launches get instead.
 . "$(dirname "$0")/../integration/lib.sh"
 
 if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
 	skip_all "the bpf LSM is active here; this test needs a kernel without it"
 fi
 
-for args in setup status teardown "--engine=bpf --rx /usr -- true"; do
+for args in setup teardown "--engine=bpf --rx /usr -- true"; do
 	# shellcheck disable=SC2086
 	out=$("$CORRAL" $args 2>&1)
 	rc=$?
@@ -19,6 +20,14 @@ for args in setup status teardown "--engine=bpf --rx /usr -- true"; do
 			"exit $rc, $lines lines:" "$out"
 	fi
 done
+
+out=$("$CORRAL" status 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [[ $out == *"bpf engine: not usable: "*"bpf LSM"* ]] &&
+	[[ $out == *$'\n'"engine: Landlock ABI "* || $out == *$'\n'"engine: none"* ]] &&
+	ok "corral status without the bpf LSM: says so, and which engine launches get" ||
+	not_ok "corral status without the bpf LSM: says so, and which engine launches get" \
+		"exit $rc:" "$out"
 
 # --engine=auto falls back to Landlock with exactly one warning line, and
 # the sandbox holds: /etc/shadow is outside --rx /usr.

@@ -1,0 +1,105 @@
+#!/bin/bash
+# everyday.sh: issue 24 on the host, where the bpf LSM cannot be used and
+# corral falls back to Landlock: the messages a new user meets.
+#
+#   - the fallback warning: one line under 100 characters, once (network
+#     rules included); --quiet, -q, CORRAL_QUIET=1 and quiet = yes drop it,
+#     and argv[0] mode honours the last two; 'corral status' has the rest
+#   - -h, -V, 'corral help'
+#
+# Environment: CORRAL, CORRAL_SRCDIR (see Makefile.am).
+. "$(dirname "$0")/../integration/lib.sh"
+
+if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
+	skip_all "the bpf LSM is active here; this test needs a kernel without it"
+fi
+[ "$("$CORRAL_HELPERS/ll-exec" --abi 2>/dev/null || echo 0)" -gt 0 ] ||
+	skip_all "Landlock is not enabled on this kernel"
+SRC=${CORRAL_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+make_tmp T everyday || skip_all "cannot make a temp dir"
+cd "$T" || exit 1
+
+# run ARGS...: $err is corral's stderr, $rc its exit status (stdout dropped)
+run() {
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+}
+
+# one_short_line NAME: $err is exactly one line "corral: using Landlock..."
+# of fewer than 100 characters, and the command ran (exit 0)
+one_short_line() {
+	local lines
+	lines=$(printf '%s\n' "$err" | grep -c .)
+	if [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#err} -lt 100 ] &&
+		[[ $err == "corral: using Landlock ABI "*"see 'corral status'" ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $rc, $lines lines, ${#err} characters:" "$err"
+	fi
+}
+
+# ---- point 3: the fallback warning -------------------------------------------
+
+run "$CORRAL" --rx /usr -- true
+one_short_line "fallback: one line under 100 characters naming 'corral status'"
+run "$CORRAL" --rx /usr --connect-tcp 443 -- true
+one_short_line "fallback with network rules: still one line, saying TCP ports only"
+[[ $err == *"TCP ports only"* ]] &&
+	ok "fallback with network rules: the line says the network is partly confined" ||
+	not_ok "fallback with network rules: the line says the network is partly confined" "$err"
+run "$CORRAL" --engine=landlock --rx /usr --connect-tcp 443 -- true
+lines=$(printf '%s\n' "$err" | grep -c .)
+[ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#err} -lt 100 ] &&
+	[[ $err == "corral: Landlock ABI "*" confines TCP ports only"* ]] &&
+	ok "--engine=landlock with network rules: one short line about the network" ||
+	not_ok "--engine=landlock with network rules: one short line about the network" \
+		"exit $rc, ${#err} characters:" "$err"
+
+for quiet in "--quiet" "-q"; do
+	run "$CORRAL" $quiet --rx /usr --connect-tcp 443 -- true
+	is "$rc:$err" "0:" "$quiet: no warning"
+done
+run env CORRAL_QUIET=1 "$CORRAL" --rx /usr --connect-tcp 443 -- true
+is "$rc:$err" "0:" "CORRAL_QUIET=1: no warning"
+run env CORRAL_QUIET=0 "$CORRAL" --rx /usr -- true
+one_short_line "CORRAL_QUIET=0: the warning as usual"
+printf '[filesystem]\nrx = /usr\n[sandbox]\nquiet = yes\n' >"$T/q.profile"
+run "$CORRAL" --profile "$T/q.profile" -- true
+is "$rc:$err" "0:" "a profile saying quiet = yes: no warning"
+out=$("$CORRAL" --print-profile="$T/q.profile" 2>&1)
+[[ $out == *"quiet = yes"* ]] && ok "--print-profile shows quiet = yes" ||
+	not_ok "--print-profile shows quiet = yes" "$out"
+
+# argv[0] mode: a link named true runs the real true under true.profile
+mkdir -p "$T/bin" "$T/profiles"
+ln -s "$CORRAL" "$T/bin/true"
+printf '[filesystem]\nrx = /usr\n' >"$T/profiles/true.profile"
+run env PATH="$T/bin:/usr/bin:/bin" CORRAL_PROFILE_PATH="$T/profiles" true
+one_short_line "argv[0] mode: the warning as usual"
+run env PATH="$T/bin:/usr/bin:/bin" CORRAL_PROFILE_PATH="$T/profiles" CORRAL_QUIET=1 true
+is "$rc:$err" "0:" "argv[0] mode honours CORRAL_QUIET=1"
+
+out=$("$CORRAL" status 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [[ $out == *"engine: Landlock ABI "*"cannot enforce"* ]] &&
+	[[ $out == *"bpf engine: not usable: "*"hint"* ]] &&
+	[[ $out == *"network under Landlock: "* ]] &&
+	ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" ||
+	not_ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" \
+		"exit $rc:" "$out"
+
+# ---- point 14: -h, -V, help ----------------------------------------------------
+
+for args in -h --help help; do
+	out=$("$CORRAL" $args 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] && [[ $out == "Usage: corral "* ]] &&
+		ok "corral $args prints the usage, exit 0" ||
+		not_ok "corral $args prints the usage, exit 0" "exit $rc:" "$out"
+done
+for args in -V --version; do
+	out=$("$CORRAL" $args 2>&1)
+	is "$?:$out" "0:$("$CORRAL" --version)" "corral $args prints the version"
+done
+
+done_testing
