@@ -72,4 +72,34 @@ for eng in bpf landlock; do
 	fi
 done
 
+# ---- point 12: a launcher the user cannot reach the maps with ---------------
+
+# named corral (another name is argv[0] mode), not under nosuid /tmp
+mkdir -p /usr/local/lib && NGD=$(mktemp -d /usr/local/lib/corral-nogroup.XXXXXX) ||
+	skip_all "cannot make a directory in /usr/local/lib"
+_tmp_dirs+=("$NGD")
+chmod 0755 "$NGD"
+NG=$NGD/corral
+install -m 0755 "$CORRAL" "$NG" && setcap cap_bpf+p "$NG" ||
+	skip_all "cannot install $NG with cap_bpf+p"
+as_user "$NG" --rx /usr -- true
+lines=$(printf '%s\n' "$out" | grep -c .)
+if [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#out} -lt 100 ] &&
+	[[ $out == "corral: using Landlock ABI "*"maps not reachable"* ]]; then
+	ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one short line"
+else
+	not_ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one short line" \
+		"exit $rc" "$out"
+fi
+as_user "$NG" --engine=bpf --rx /usr -- true
+[ "$rc" = 125 ] && [[ $out == *"/sys/fs/bpf/corral/info: Permission denied"*"setgid corral"* ]] &&
+	ok "cap_bpf+p but not setgid corral: --engine=bpf exits 125 saying what to do" ||
+	not_ok "cap_bpf+p but not setgid corral: --engine=bpf exits 125 saying what to do" \
+		"exit $rc" "$out"
+as_user "$NG" status
+[ "$rc" = 0 ] && [[ $out == *"bpf engine: not usable: /sys/fs/bpf/corral/info: Permission denied"* ]] &&
+	ok "cap_bpf+p but not setgid corral: corral status gives the whole reason" ||
+	not_ok "cap_bpf+p but not setgid corral: corral status gives the whole reason" \
+		"exit $rc" "$out"
+
 done_testing
