@@ -274,6 +274,15 @@ static int load_and_pin(int *n_hooks)
 		skel->rodata->test_task_storage_walk = 1;
 	}
 	r = corral_bpf__load(skel);
+	if (r == -EPERM) {
+		/* The kernel's refusal, before any verifier: --debug
+		 * would show nothing more. */
+		error_errno(r, "loading the BPF object corral.bpf.o: the kernel "
+			    "refuses BPF programs to this process (hint: needs "
+			    "CAP_BPF and CAP_SYS_ADMIN, no lockdown, no "
+			    "container seccomp; see corral-setup(8))");
+		goto out;
+	}
 	if (r < 0) {
 		error_errno(r, "loading the BPF object corral.bpf.o (hint: "
 			    "'corral setup --debug' prints the verifier log)");

@@ -38,6 +38,25 @@ extern char **environ;
 #endif
 
 /*
+ * Where the shipped profiles are: PKGDATADIR/profiles once installed;
+ * run from the build tree (this process is the file make built), the
+ * source tree's profiles/, so that `./corral --profile git` works
+ * before `make install` (and tests the profiles beside the binary).
+ */
+static const char *data_dir(void)
+{
+#if defined(BUILD_TREE_CORRAL) && defined(BUILD_TREE_DATADIR)
+	struct stat self, built;
+
+	if (stat("/proc/self/exe", &self) == 0 &&
+	    stat(BUILD_TREE_CORRAL, &built) == 0 &&
+	    self.st_dev == built.st_dev && self.st_ino == built.st_ino)
+		return BUILD_TREE_DATADIR;
+#endif
+	return PKGDATADIR;
+}
+
+/*
  * The only environment the parser sees, copied before the environment
  * is cleared: the ${VAR}s of the profile format, where profiles are
  * looked up, PATH for argv[0] mode.  Everything else (locale, LD_*,
@@ -219,6 +238,13 @@ static int check_files(const struct profile_env *env, char **files)
 	return status;
 }
 
+/* A rule from a command-line flag (its origin says "on the command line"),
+ * where no '-' prefix makes a path optional. */
+static bool is_flag(const struct policy_rule *rule)
+{
+	return strstr(rule->origin, "on the command line") != NULL;
+}
+
 /*
  * Opens @rule's path as the user; a rule on a file keeps file rights.
  * Returns false for an optional rule whose path does not exist, and for
@@ -237,8 +263,10 @@ static bool open_rule(const struct policy_rule *rule, int *fd,
 		return false;
 	if (*fd < 0)
 		die("%s: %s (%s)%s", rule->path, strerror(errno), rule->origin,
-		    errno == ENOENT ? "; prefix the path with '-' to make it "
-				      "optional" : "");
+		    errno != ENOENT ? "" : is_flag(rule) ?
+		    "; create it, or leave the flag out" :
+		    "; prefix the path with '-' in the profile to make it "
+		    "optional");
 	if (fstat(*fd, &st) < 0)
 		die_errno("%s: fstat (%s)", rule->path, rule->origin);
 	*access = rule->access;
@@ -423,7 +451,7 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	struct profile_env env;
 	struct profile_result result = { 0 };
 
-	profile_env_init(&env, &penv->vars, penv->profile_path, PKGDATADIR);
+	profile_env_init(&env, &penv->vars, penv->profile_path, data_dir());
 	if (opts->command == CORRAL_CMD_PROFILES)
 		return profile_list(stdout, &env);
 	if (opts->command == CORRAL_CMD_CHECK)

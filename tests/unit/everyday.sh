@@ -5,6 +5,8 @@
 #   - the fallback warning: one line under 100 characters, once (network
 #     rules included); --quiet, -q, CORRAL_QUIET=1 and quiet = yes drop it,
 #     and argv[0] mode honours the last two; 'corral status' has the rest
+#   - hints that work: a missing path of a flag (no '-' prefix there), of a
+#     profile (the '-' prefix), an unknown --profile NAME (./NAME.profile)
 #   - -h, -V, 'corral help'
 #
 # Environment: CORRAL, CORRAL_SRCDIR (see Makefile.am).
@@ -87,6 +89,43 @@ rc=$?
 	ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" ||
 	not_ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" \
 		"exit $rc:" "$out"
+
+# ---- point 8: hints that work ---------------------------------------------------
+
+run "$CORRAL" --ro "$T/missing" --rx /usr -- true
+[ "$rc" = 125 ] && [[ $err == *"missing: No such file or directory (--ro on the command line); create it, or leave the flag out" ]] &&
+	ok "--ro MISSING: the hint fits a flag (no '-' prefix there)" ||
+	not_ok "--ro MISSING: the hint fits a flag (no '-' prefix there)" "exit $rc:" "$err"
+printf '[filesystem]\nro = %s/missing\n' "$T" >"$T/m.profile"
+run "$CORRAL" --profile "$T/m.profile" --rx /usr -- true
+[ "$rc" = 125 ] && [[ $err == *"m.profile:2); prefix the path with '-' in the profile to make it optional" ]] &&
+	ok "a profile's missing path: the '-' hint names the profile" ||
+	not_ok "a profile's missing path: the '-' hint names the profile" "exit $rc:" "$err"
+printf '[filesystem]\nro = -%s/missing\nrx = /usr\n' "$T" >"$T/m.profile"
+run "$CORRAL" --profile "$T/m.profile" -- true
+is "$rc" 0 "the '-' prefix the hint suggests works"
+run "$CORRAL" --profile nosuch -- true
+[ "$rc" = 125 ] && [[ $err == *"e.g. ./nosuch.profile)" ]] &&
+	ok "--profile nosuch: the FILE hint names ./nosuch.profile" ||
+	not_ok "--profile nosuch: the FILE hint names ./nosuch.profile" "exit $rc:" "$err"
+run "$CORRAL" --profile nosuch.profile -- true
+[[ $err == *"e.g. ./nosuch.profile)" ]] &&
+	ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" ||
+	not_ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" "$err"
+
+# ---- point 4: the build tree's profiles --------------------------------------
+
+out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$CORRAL" --print-profile=git 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [[ $out == *"# $SRC/profiles/git.profile: "* ]] &&
+	ok "run from the build tree, corral finds the source tree's profiles (git)" ||
+	not_ok "run from the build tree, corral finds the source tree's profiles (git)" \
+		"exit $rc:" "$out"
+cp "$CORRAL" "$T/corral"
+out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$T/corral" profiles 2>&1)
+[[ $out != *"$SRC/profiles"* ]] &&
+	ok "a copy of the binary elsewhere does not read the build tree's profiles" ||
+	not_ok "a copy of the binary elsewhere does not read the build tree's profiles" "$out"
 
 # ---- point 14: -h, -V, help ----------------------------------------------------
 

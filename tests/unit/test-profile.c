@@ -543,7 +543,7 @@ static void test_files(void)
 	p = load("nosuch");
 	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
 		"nosuch: no such profile in " TEST_PROFILES " (list them "
-		"with 'corral profiles'; a FILE needs a '/', e.g. ./nosuch)"),
+		"with 'corral profiles'; a FILE needs a '/', e.g. ./nosuch.profile)"),
 	       "an unknown profile name (%s)", first_error(&p));
 	parsed_free(&p);
 	p = load(TEST_PROFILES "/npm.profile");
