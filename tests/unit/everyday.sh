@@ -127,6 +127,37 @@ out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$T/corral" profiles 2
 	ok "a copy of the binary elsewhere does not read the build tree's profiles" ||
 	not_ok "a copy of the binary elsewhere does not read the build tree's profiles" "$out"
 
+# ---- point 4: README's requirements, as .ci/run reads them ---------------------
+
+eval "$(sed -n '/^readme_pkgs() {/,/^}/p' "$SRC/.ci/run")"
+if type readme_pkgs >/dev/null 2>&1; then
+	build=$(cd "$SRC" && readme_pkgs 'build-essential ')
+	tests=$(cd "$SRC" && readme_pkgs 'qemu-system-x86 ')
+	[ -n "$build" ] && [ -n "$tests" ] &&
+		[ "$(grep -c '^    sudo apt-get install ' "$SRC/README.md")" = 2 ] &&
+		ok "README: one apt-get line to build, one for the tests; .ci/run finds both" ||
+		not_ok "README: one apt-get line to build, one for the tests; .ci/run finds both" \
+			"build: $build" "tests: $tests"
+	if type -P apt-cache >/dev/null; then
+		missing=
+		for p in $build $tests; do
+			apt-cache show --no-all-versions "$p" >/dev/null 2>&1 ||
+				missing="$missing $p"
+		done
+		is "$missing" "" "README: every package of both lines is known to apt"
+	else
+		skip "README: every package of both lines is known to apt" "no apt-cache here"
+	fi
+else
+	not_ok "README: one apt-get line to build, one for the tests; .ci/run finds both" \
+		".ci/run has no readme_pkgs function"
+fi
+for want in "sudo make install" "corral profiles" "ln -s /usr/local/bin/corral" \
+	"corral learn -o" "corral --log"; do
+	grep -qF "$want" "$SRC/README.md" &&
+		ok "README shows '$want'" || not_ok "README shows '$want'"
+done
+
 # ---- point 14: -h, -V, help ----------------------------------------------------
 
 for args in -h --help help; do
