@@ -407,12 +407,14 @@ int bpf_admin_status(void)
 	char why[256];
 	int n;
 
-	print_engine();
-	if (!bpf_lsm_active(why, sizeof(why)))
+	if (!bpf_lsm_active(why, sizeof(why))) {
+		print_engine();
 		return 0;
+	}
 	printf("bpf LSM: active\n");
 	if (!bpf_engine_pinned()) {
 		printf("programs: not set up (run 'corral setup' as root)\n");
+		print_engine();
 		return 0;
 	}
 	printf("programs: pinned under " CORRAL_PIN_DIR " (%d hooks, abi %d)\n",
@@ -421,6 +423,7 @@ int bpf_admin_status(void)
 	if (n < 0)
 		return CORRAL_EXIT_FAILURE;
 	printf("domains: %d live\n", n);
+	print_engine();
 	return 0;
 }
 

@@ -122,9 +122,12 @@ rc=$?
 		"exit $rc: $out"
 wait "$sleeper"
 out=$("$CORRAL" status 2>&1)
-is "$?:$out" "0:bpf LSM: active
+is "$?:$(printf '%s\n' "$out" | head -n 2)" "0:bpf LSM: active
 programs: not set up (run 'corral setup' as root)" \
 	"status after teardown says programs are not set up"
+[[ $out == *$'\n'"engine: Landlock ABI "* ]] &&
+	ok "status after teardown says launches get Landlock" ||
+	not_ok "status after teardown says launches get Landlock" "$out"
 out=$("$CORRAL" --engine=bpf --rx /usr -- true 2>&1)
 rc=$?
 [ "$rc" = 125 ] && [[ $out == *"corral setup"* ]] &&

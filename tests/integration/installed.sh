@@ -102,4 +102,33 @@ as_user "$NG" status
 	not_ok "cap_bpf+p but not setgid corral: corral status gives the whole reason" \
 		"exit $rc" "$out"
 
+# ---- point 8: setup refused by the kernel (EPERM) ------------------------------
+# Root without capabilities: the kernel refuses the programs before any
+# verifier runs, so the hint must not point at --debug.
+
+"$UC" teardown --force >/dev/null 2>&1
+out=$(setpriv --inh-caps=-all --bounding-set=-all "$CORRAL" setup 2>&1)
+rc=$?
+[ "$rc" = 125 ] && [[ $out == *"refuses BPF programs"* && $out != *"--debug"* ]] &&
+	ok "setup refused with EPERM: the hint names what refuses BPF, not --debug" ||
+	not_ok "setup refused with EPERM: the hint names what refuses BPF, not --debug" \
+		"exit $rc" "$out"
+
+# ---- point 12: make install as root creates the group corral --------------------
+
+if [ -f "$SRC/Makefile" ] && type -P make >/dev/null && type -P getcap >/dev/null; then
+	groupdel corral
+	out=$(make -C "$SRC" install-exec bindir=/usr/local/bin 2>&1)
+	rc=$?
+	got="$(getent group corral | cut -d: -f1) $(stat -c %G:%a /usr/local/bin/corral) $(getcap /usr/local/bin/corral | sed 's/.* //')"
+	[ "$rc" = 0 ] && [ "$got" = "corral corral:2755 cap_bpf=p" ] &&
+		ok "make install as root without a group corral: creates it, installs setgid corral with cap_bpf+p" ||
+		not_ok "make install as root without a group corral: creates it, installs setgid corral with cap_bpf+p" \
+			"exit $rc; group, owner:mode, capability: $got" "$out"
+else
+	skip "make install as root creates the group corral" "no build tree, make or getcap"
+fi
+install_launcher && setup_installed ||
+	not_ok "setup again with the installed launcher" "$(ls -la /sys/fs/bpf/corral 2>&1)"
+
 done_testing
