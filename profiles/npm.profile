@@ -1,10 +1,10 @@
-# npm.profile - npm working on the package in the current directory.
+# npm.profile - npm working on the package in the current project.
 #
 #   corral --profile npm -- npm install
 #   ln -s /usr/bin/corral ~/bin/npm     # then plain "npm install" is confined
 #
 # npm and the scripts packages run (install hooks, "npm run") may change
-# the project (${CWD}) and npm's cache, and nothing else of yours: a
+# the project (${PROJECT}, see node.profile) and npm's cache, and nothing else of yours: a
 # malicious postinstall script cannot read ~/.ssh or write to your other
 # projects.  Global installs (npm install -g) are denied: /usr is
 # read-only.  Create ~/.npm once (mkdir ~/.npm) before the first run.

@@ -3,8 +3,8 @@
 #   corral --profile pip -- python3 -m pip install --target vendor pkg
 #   corral --profile pip -- .venv/bin/pip install -r requirements.txt
 #
-# Everything python3.profile allows (the project, writable), plus pip's
-# cache and configuration.  pip install --user writes ~/.local: that
+# Everything python3.profile allows (the project, ${PROJECT}, writable),
+# plus pip's cache and configuration.  pip install --user writes ~/.local: that
 # is allowed when ~/.local exists, and it is where every later Python run
 # looks for modules, so consider installing into a venv in the project
 # instead and removing the ~/.local line from a copy of this profile.

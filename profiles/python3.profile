@@ -1,9 +1,10 @@
-# python3.profile - Python 3 running scripts in the current directory.
+# python3.profile - Python 3 running scripts in the current project.
 #
 #   corral --profile python3 -- python3 tool.py data.csv
 #
 # The interpreter and the standard library come from /usr (base).  The
-# script's directory tree, ${CWD}, is writable: scripts write their output
+# project, ${PROJECT} (the nearest directory above the current one holding
+# .git, else the current one), is writable: scripts write their output
 # there and Python keeps its __pycache__ next to the modules.  Your home,
 # other projects and /tmp are out of reach; tempfile.gettempdir() falls
 # back to the current directory when $TMPDIR is not writable.
@@ -14,11 +15,11 @@
 # the pip profile.
 
 [profile]
-description = python3 running scripts in the current directory, which it may change
+description = python3 running scripts in the current project, which it may change
 include = base
 
 [filesystem]
-rw = ${CWD}
+rw = ${PROJECT}
 
 # Debian's sitecustomize.py lives in /etc/python3.X (for Debian 12, 3.11);
 # /usr/lib/python3.11/sitecustomize.py is a symlink to it.  Add your

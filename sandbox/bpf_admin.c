@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +31,8 @@
 
 #include "corral_abi.h"
 #include "corral.skel.h"
+#include "engine_landlock.h"
+#include "privs.h"
 #include "util.h"
 
 int bpf_lsm_active(char *why, size_t size)
@@ -63,6 +66,41 @@ int bpf_engine_pinned(void)
 	struct stat st;
 
 	return stat(CORRAL_PIN_DIR "/info", &st) == 0;
+}
+
+int bpf_engine_available(struct bpf_why *why)
+{
+	why->brief = NULL;
+	why->full[0] = '\0';
+	if (!bpf_lsm_active(why->full, sizeof(why->full))) {
+		why->brief = access(CORRAL_LSM_LIST, F_OK) < 0 ?
+			     "no securityfs" : "bpf LSM off";
+		return 0;
+	}
+	if (!privs_bpf_permitted()) {
+		why->brief = "no CAP_BPF";
+		snprintf(why->full, sizeof(why->full), "%s",
+			 privs_missing_reason());
+		return 0;
+	}
+	/* bpf_obj_get opens a pin read-write: the effective ids decide. */
+	if (faccessat(AT_FDCWD, CORRAL_PIN_DIR "/info", R_OK | W_OK,
+		      AT_EACCESS) == 0)
+		return 1;
+	if (errno == ENOENT) {
+		why->brief = "not set up";
+		snprintf(why->full, sizeof(why->full), "corral's BPF programs "
+			 "are not set up (hint: run 'corral setup' as root, or "
+			 "enable corral-setup.service)");
+	} else {
+		why->brief = "maps not reachable";
+		snprintf(why->full, sizeof(why->full), CORRAL_PIN_DIR
+			 "/info: %s (hint: the launcher must be setgid corral, "
+			 "the group 'corral setup' gives the pins: chgrp corral "
+			 "BIN; chmod 2755 BIN; setcap cap_bpf+p BIN)",
+			 strerror(errno));
+	}
+	return 0;
 }
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
@@ -243,6 +281,15 @@ static int load_and_pin(int *n_hooks)
 		skel->rodata->test_mark_address_only = 1;
 	}
 	r = corral_bpf__load(skel);
+	if (r == -EPERM) {
+		/* The kernel's refusal, before any verifier: --debug
+		 * would show nothing more. */
+		error_errno(r, "loading the BPF object corral.bpf.o: the kernel "
+			    "refuses BPF programs to this process (hint: needs "
+			    "CAP_BPF and CAP_SYS_ADMIN, no lockdown, no "
+			    "container seccomp; see corral-setup(8))");
+		goto out;
+	}
 	if (r < 0) {
 		error_errno(r, "loading the BPF object corral.bpf.o (hint: "
 			    "'corral setup --debug' prints the verifier log)");
@@ -379,17 +426,47 @@ static void print_kernel(void)
 		       CORRAL_LSM_LIST ")\n");
 }
 
+/*
+ * The engine a launch by this user gets, and, when it is Landlock, the
+ * whole reason and what Landlock leaves out: the launch's warning is
+ * one short line that points here.
+ */
+static void print_engine(void)
+{
+	struct bpf_why why;
+	char limits[512];
+	int abi = landlock_abi();
+
+	if (bpf_engine_available(&why)) {
+		printf("engine: bpf\n");
+		return;
+	}
+	printf("bpf engine: not usable: %s\n", why.full);
+	if (!abi) {
+		printf("engine: none (Landlock is not enabled either; "
+		       "launches fail, see corral-setup(8))\n");
+		return;
+	}
+	printf("engine: Landlock ABI %d, which cannot enforce %s\n", abi,
+	       landlock_limits(abi, limits, sizeof(limits)));
+	printf("network under Landlock: %s\n",
+	       landlock_net_limits(abi, limits, sizeof(limits)));
+}
+
 int bpf_admin_status(void)
 {
 	char why[256];
 	int n;
 
 	print_kernel();
-	if (!bpf_lsm_active(why, sizeof(why)))
-		die("status: %s", why);
+	if (!bpf_lsm_active(why, sizeof(why))) {
+		print_engine();
+		return 0;
+	}
 	printf("bpf LSM: active\n");
 	if (!bpf_engine_pinned()) {
 		printf("programs: not set up (run 'corral setup' as root)\n");
+		print_engine();
 		return 0;
 	}
 	printf("programs: pinned under " CORRAL_PIN_DIR " (abi %d)\n",
@@ -399,6 +476,7 @@ int bpf_admin_status(void)
 	if (n < 0)
 		return CORRAL_EXIT_FAILURE;
 	printf("domains: %d live\n", n);
+	print_engine();
 	return 0;
 }
 

@@ -18,6 +18,7 @@ enum {
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
 	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
 	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
+	OPT_QUIET,
 };
 
 static const struct option long_options[] = {
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
 	{ "bind-tcp", required_argument, NULL, OPT_BIND_TCP },
 	{ "connect-udp", required_argument, NULL, OPT_CONNECT_UDP },
 	{ "bind-udp", required_argument, NULL, OPT_BIND_UDP },
+	{ "quiet",   no_argument,       NULL, OPT_QUIET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -81,7 +83,8 @@ static void usage(FILE *out)
 	      "                       else landlock with a warning)\n"
 	      "  --log[=FILE]         print each denial while COMMAND runs "
 	      "(bpf)\n"
-	      "  --debug, --help, --version  verifier log; this help; version\n"
+	      "  -q, --debug, -h, -V  no Landlock warning; verifier log (setup); "
+	      "help; version\n"
 	      "  setup, status, teardown  load, show, unpin the BPF programs "
 	      "(root)\n"
 	      "  learn -o FILE [--base PROFILE] -- COMMAND  write a profile "
@@ -228,6 +231,9 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 	case OPT_DEBUG:
 		opts->debug = true;
 		return 0;
+	case OPT_QUIET:
+		opts->quiet = true;
+		return 0;
 	case OPT_PROFILE:
 		add_profile(opts, optarg);
 		return 0;
@@ -335,6 +341,18 @@ static bool invoked_as_other(int argc, char **argv, struct corral_opts *opts)
 	return true;
 }
 
+/* -o, -h, -V, -q: the long option each stands for. */
+static int short_option(int opt)
+{
+	switch (opt) {
+	case 'o': return OPT_OUTPUT;
+	case 'h': return OPT_HELP;
+	case 'V': return OPT_VERSION;
+	case 'q': return OPT_QUIET;
+	default:  return opt;
+	}
+}
+
 int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 {
 	int opt;
@@ -344,6 +362,11 @@ int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 		return 0;
 	optind = 1;
 	opterr = 1;
+	if (argc > 1 && !strcmp(argv[1], "help")) {
+		usage(out);
+		opts->command = CORRAL_CMD_HELP;
+		return 0;
+	}
 	if (argc > 1) {
 		for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands);
 		     i++)
@@ -353,8 +376,9 @@ int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 			}
 	}
 	/* '+': options end at COMMAND, whose own options are its business. */
-	while ((opt = getopt_long(argc, argv, "+o:", long_options, NULL)) != -1) {
-		int r = parse_option(opt == 'o' ? OPT_OUTPUT : opt, opts, out);
+	while ((opt = getopt_long(argc, argv, "+o:hVq", long_options,
+				  NULL)) != -1) {
+		int r = parse_option(short_option(opt), opts, out);
 
 		if (r < 0)
 			return r;

@@ -37,6 +37,7 @@ struct corral_opts {
 	const char *invoked_as; /* argv[0] mode: the name we were run as */
 	bool force;
 	bool debug;
+	bool quiet;          /* --quiet: no warning that Landlock is used */
 	bool log;            /* --log: print denials while COMMAND runs */
 	const char *log_file; /* --log=FILE, or NULL for stderr */
 	const char *learn_output; /* learn -o FILE */

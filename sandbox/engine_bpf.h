@@ -28,6 +28,19 @@ int bpf_lsm_active(char *why, size_t size);
 /* Are corral's programs pinned (setup done)?  Returns 1 or 0. */
 int bpf_engine_pinned(void);
 
+/* Why this process cannot use the bpf engine. */
+struct bpf_why {
+	const char *brief;  /* a few words for the one warning line */
+	char full[320];     /* the whole reason with its hint (status) */
+};
+/*
+ * Can this process use the bpf engine: bpf LSM active, CAP_BPF
+ * permitted, programs set up, and the pinned maps open to it (the
+ * launcher is setgid corral)?  Returns 1, or 0 with @why filled.
+ * Changes no capability.
+ */
+int bpf_engine_available(struct bpf_why *why);
+
 struct bpf_engine {
 	int task_domain;   /* map fds, -1 when closed */
 	int task_register;

@@ -140,41 +140,24 @@ static int add_rule(int ruleset, const struct opened_rule *rule, int abi)
 	return 0;
 }
 
-const char *landlock_net_limits(const struct policy *policy, int abi,
-				char *buf, size_t size)
+const char *landlock_net_brief(const struct policy *policy, int abi)
 {
-	bool addresses = false;
-	char rule[96];
-	size_t used;
-
-	buf[0] = '\0';
 	if (policy_net_mode(policy) == POLICY_NET_ALL)
-		return buf;
-	if (abi < 4) {
-		snprintf(buf, size, "Landlock ABI %d has no network rights "
-			 "(TCP needs ABI 4, Linux 6.7): the network is not "
-			 "confined at all", abi);
-		return buf;
-	}
-	used = (size_t)snprintf(buf, size, "Landlock ABI %d confines TCP "
-				"ports only:", abi);
-	for (size_t i = 0; i < policy->n_net; i++) {
-		const struct policy_net_rule *r = &policy->net[i];
+		return NULL;
+	return abi < 4 ? "network unconfined" : "TCP ports only";
+}
 
-		if (r->family && (r->op & (CORRAL_NET_CONNECT_TCP |
-					   CORRAL_NET_BIND_TCP)) && !addresses &&
-		    used < size) {
-			addresses = true;
-			used += (size_t)snprintf(buf + used, size - used,
-				" addresses are not checked (%s = %s allows "
-				"the port on every address);",
-				netrule_op_name(r->op),
-				netrule_format(r, rule, sizeof(rule)));
-		}
-	}
-	if (used < size)
-		snprintf(buf + used, size - used, " UDP is not confined; raw, "
-			 "packet and SCTP sockets are not refused");
+const char *landlock_net_limits(int abi, char *buf, size_t size)
+{
+	if (abi < 4)
+		snprintf(buf, size, "Landlock ABI %d has no network rights "
+			 "(TCP needs ABI 4, Linux 6.7): network rules are not "
+			 "enforced at all", abi);
+	else
+		snprintf(buf, size, "Landlock ABI %d confines TCP ports only: "
+			 "addresses are not checked (a rule allows its port on "
+			 "every address), UDP is not confined; raw, packet and "
+			 "SCTP sockets are not refused", abi);
 	return buf;
 }
 
@@ -205,12 +188,8 @@ static int add_net_rule(int ruleset, const struct policy_net_rule *r)
 
 static int add_net_rules(int ruleset, const struct policy *policy, int abi)
 {
-	char limits[512];
-
 	if (policy_net_mode(policy) == POLICY_NET_ALL)
 		return 0;
-	warn_msg("%s", landlock_net_limits(policy, abi, limits,
-					   sizeof(limits)));
 	if (abi < 4 || policy_net_mode(policy) != POLICY_NET_RULES)
 		return 0;
 	for (size_t i = 0; i < policy->n_net; i++) {

@@ -4,9 +4,12 @@
 
 #include "expand.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -20,6 +23,7 @@ static const char *const var_names[VAR_COUNT] = {
 	[VAR_XDG_CONFIG_HOME] = "XDG_CONFIG_HOME",
 	[VAR_XDG_CACHE_HOME] = "XDG_CACHE_HOME",
 	[VAR_XDG_DATA_HOME] = "XDG_DATA_HOME",
+	[VAR_PROJECT] = "PROJECT",
 };
 
 const char *var_name(enum var_id id)
@@ -30,7 +34,7 @@ const char *var_name(enum var_id id)
 const char *var_list(void)
 {
 	return "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-	       "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME";
+	       "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT";
 }
 
 void vars_set(struct vars *vars, enum var_id id, const char *value)
@@ -68,6 +72,51 @@ void vars_free(struct vars *vars)
 		free(vars->value[i]);
 		vars->value[i] = NULL;
 	}
+}
+
+/* Whether @dir is @home or one of its ancestors (or "/"). */
+static bool home_or_above(const char *dir, const char *home,
+			  const struct stat *dir_st)
+{
+	size_t len = strlen(dir);
+	struct stat st;
+
+	if (!strcmp(dir, "/"))
+		return true;
+	if (!home)
+		return false;
+	if (!strncmp(home, dir, len) && (home[len] == '/' || !home[len]))
+		return true;
+	return stat(home, &st) == 0 && st.st_dev == dir_st->st_dev &&
+	       st.st_ino == dir_st->st_ino;
+}
+
+int project_root(const char *cwd, const char *home, char *out, size_t size)
+{
+	char dir[PATH_MAX], git[PATH_MAX + 8];
+	struct stat st, up;
+
+	if (snprintf(dir, sizeof(dir), "%s", cwd) >= (int)sizeof(dir) ||
+	    snprintf(out, size, "%s", cwd) >= (int)size)
+		return -ENAMETOOLONG;
+	if (stat(dir, &st) < 0)
+		return 0;
+	while (!home_or_above(dir, home, &st)) {
+		char *slash;
+
+		snprintf(git, sizeof(git), "%s/.git", dir);
+		if (lstat(git, &up) == 0)
+			return snprintf(out, size, "%s", dir) < (int)size ?
+			       0 : -ENAMETOOLONG;
+		slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*(slash == dir ? slash + 1 : slash) = '\0';
+		if (stat(dir, &up) < 0 || up.st_dev != st.st_dev)
+			break;
+		st = up;
+	}
+	return 0;
 }
 
 static int lookup_var(const char *name, size_t len)

@@ -22,6 +22,7 @@ enum var_id {
 	VAR_XDG_CONFIG_HOME,  /* default ${HOME}/.config */
 	VAR_XDG_CACHE_HOME,   /* default ${HOME}/.cache */
 	VAR_XDG_DATA_HOME,    /* default ${HOME}/.local/share */
+	VAR_PROJECT,          /* project_root() of CWD, on demand */
 	VAR_COUNT,
 };
 
@@ -45,6 +46,17 @@ void vars_set(struct vars *vars, enum var_id id, const char *value);
 /* Fills TMPDIR and the XDG_*_HOME defaults where they are unset. */
 void vars_fill_defaults(struct vars *vars);
 void vars_free(struct vars *vars);
+
+/*
+ * The project @cwd is in: the nearest directory from @cwd upwards that
+ * holds a ".git" (a directory, or the file of a worktree or submodule),
+ * else @cwd itself.  The search stops, as git's does, where it would
+ * cross into another filesystem, and at "/", at @home (may be NULL) and
+ * at its ancestors: a dotfiles repository in ~ must not turn every
+ * directory of the home into one project.  Writes the directory to @out
+ * (@size bytes); returns 0, or -ENAMETOOLONG.
+ */
+int project_root(const char *cwd, const char *home, char *out, size_t size);
 
 enum expand_status {
 	EXPAND_OK,

@@ -41,46 +41,55 @@
  * Is the bpf engine usable by this process?  Returns 1, or 0 with the
  * reason in @why.  On 1, capabilities are already reduced to CAP_BPF.
  */
-static int bpf_engine_usable(char *why, size_t size)
+static int bpf_engine_usable(struct bpf_why *why)
 {
-	if (!bpf_lsm_active(why, size))
+	if (!bpf_engine_available(why))
 		return 0;
 	if (privs_init_launcher() < 0) {
-		snprintf(why, size, "%s", privs_missing_reason());
-		return 0;
-	}
-	if (!bpf_engine_pinned()) {
-		snprintf(why, size, "corral's BPF programs are not set up "
-			 "(hint: run 'corral setup' as root, or enable "
-			 "corral-setup.service)");
+		why->brief = "no CAP_BPF";
+		snprintf(why->full, sizeof(why->full), "%s",
+			 privs_missing_reason());
 		return 0;
 	}
 	return 1;
 }
 
 /*
- * --engine=auto: bpf when usable, else Landlock with exactly one line
- * saying why and what Landlock cannot enforce.  --engine=bpf never falls
- * back.
+ * --engine=auto: bpf when usable, else Landlock.  --engine=bpf never
+ * falls back.  The sandbox being weaker than asked is said in one short
+ * line, once, unless @quiet (--quiet, CORRAL_QUIET, quiet = yes): why bpf
+ * is not used and that the network is only partly confined, or, when
+ * Landlock was asked for, only the latter; 'corral status' says the rest.
  */
-static enum launch_engine choose_engine(enum launch_engine wanted)
+static enum launch_engine choose_engine(enum launch_engine wanted,
+					const struct policy *net, bool quiet)
 {
-	char why[320], limits[320];
+	struct bpf_why why = { .brief = "", .full = "" };
+	const char *net_brief;
 	int abi;
 
-	if (wanted == LAUNCH_ENGINE_LANDLOCK)
-		return wanted;
-	if (bpf_engine_usable(why, sizeof(why)))
+	if (wanted != LAUNCH_ENGINE_LANDLOCK && bpf_engine_usable(&why))
 		return LAUNCH_ENGINE_BPF;
 	if (wanted == LAUNCH_ENGINE_BPF)
-		die("--engine=bpf (or require = bpf in a profile): %s", why);
+		die("--engine=bpf (or require = bpf in a profile): %s",
+		    why.full);
 	abi = landlock_abi();
+	if (!abi && wanted == LAUNCH_ENGINE_LANDLOCK)
+		return wanted;  /* engine_landlock_apply says it is missing */
 	if (!abi)
 		die("no engine available: %s; and Landlock is not enabled "
-		    "either (see corral-setup(8))", why);
-	warn_msg("using Landlock ABI %d, not bpf: %s; Landlock cannot "
-		 "enforce %s", abi, why,
-		 landlock_limits(abi, limits, sizeof(limits)));
+		    "either (see corral-setup(8))", why.full);
+	net_brief = landlock_net_brief(net, abi);
+	if (quiet)
+		return LAUNCH_ENGINE_LANDLOCK;
+	if (wanted != LAUNCH_ENGINE_LANDLOCK)
+		warn_msg("using Landlock ABI %d, not bpf (%s)%s%s; see 'corral "
+			 "status'", abi, why.brief, net_brief ? ", " : "",
+			 net_brief ? net_brief : "");
+	else if (net_brief)
+		warn_msg("Landlock ABI %d confines %s; see 'corral status'",
+			 abi, abi < 4 ? "no network" :
+			 "TCP ports only, not addresses or UDP");
 	return LAUNCH_ENGINE_LANDLOCK;
 }
 
@@ -291,11 +300,13 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	char **env = command_env(req, envp);
 	struct opened_rule rules[LAUNCH_MAX_RULES];
 	size_t n = req->msg.n_rules;
-	enum launch_engine engine = choose_engine(req->msg.engine);
+	enum launch_engine engine;
 	struct watch watch;
 	static struct policy net;
 
 	net_policy_of(req, &net);
+	engine = choose_engine(req->msg.engine, &net,
+			       req->msg.flags & LAUNCH_QUIET);
 	for (size_t i = 0; i < n; i++) {
 		rules[i].fd = req->rule_fds[i];
 		rules[i].access = req->msg.access[i];

@@ -58,7 +58,9 @@ enum launch_engine {
 /* exec_path is where PATH has argv[cmd_index]; the command's argv[0]
  * stays as typed (see resolve_command in parser.c). */
 #define LAUNCH_PATH_FOUND (1u << 4)
-#define LAUNCH_FLAGS_ALL ((LAUNCH_PATH_FOUND << 1) - 1)
+/* --quiet, CORRAL_QUIET or quiet = yes: no warning that Landlock is used */
+#define LAUNCH_QUIET    (1u << 5)
+#define LAUNCH_FLAGS_ALL ((LAUNCH_QUIET << 1) - 1)
 
 struct launch_msg {
 	uint32_t magic;

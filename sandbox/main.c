@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 
 	privs_at_start();
 	envp = user_env_read(argc, argv);
-	sock = parser_start(argc, argv, &parser);
+	sock = parser_start(argc, argv, envp, &parser);
 	r = launch_msg_recv(sock, argc, &req, why, sizeof(why));
 	close(sock);
 	status = parser_wait(parser);

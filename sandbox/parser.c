@@ -28,6 +28,7 @@
 #include "privs.h"
 #include "profile.h"
 #include "seccomp_filter.h"
+#include "user_env.h"
 #include "util.h"
 
 extern char **environ;
@@ -35,6 +36,25 @@ extern char **environ;
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/share/corral"
 #endif
+
+/*
+ * Where the shipped profiles are: PKGDATADIR/profiles once installed;
+ * run from the build tree (this process is the file make built), the
+ * source tree's profiles/, so that `./corral --profile git` works
+ * before `make install` (and tests the profiles beside the binary).
+ */
+static const char *data_dir(void)
+{
+#if defined(BUILD_TREE_CORRAL) && defined(BUILD_TREE_DATADIR)
+	struct stat self, built;
+
+	if (stat("/proc/self/exe", &self) == 0 &&
+	    stat(BUILD_TREE_CORRAL, &built) == 0 &&
+	    self.st_dev == built.st_dev && self.st_ino == built.st_ino)
+		return BUILD_TREE_DATADIR;
+#endif
+	return PKGDATADIR;
+}
 
 /*
  * The only environment the parser sees, copied before the environment
@@ -47,6 +67,7 @@ struct parser_env {
 	char *profile_path;   /* CORRAL_PROFILE_PATH */
 	char *path;           /* PATH */
 	char *test;           /* CORRAL_TEST_PARSER: see run_test_hook */
+	bool quiet;           /* CORRAL_QUIET set, and not "0" */
 	char *user;           /* USER, if the password database has no name */
 	struct user_lookup *user_db;  /* the database's answer, kept */
 };
@@ -56,23 +77,40 @@ static const char *absolute(const char *path)
 	return path && path[0] == '/' ? path : NULL;
 }
 
-static char *dup_env(const char *name)
+static char *dup_env(char *const *envp, const char *name)
 {
-	const char *value = getenv(name);
+	const char *value = user_env_get(envp, name);
 
 	return value ? xstrdup(value) : NULL;
 }
 
 /*
- * What the password database said about USER, asked once: expansion
- * sees the variables as const, so the answer lives behind a pointer.
+ * The variables worked out on first use, kept: expansion sees the
+ * variables as const, so the answers live behind a pointer.
  */
 struct user_lookup {
 	int asked;
 	char *name;           /* NULL: no name for this uid */
+	char *project;        /* ${PROJECT}, once asked */
 };
 
-/* USER on first use: the password database's name, else $USER. */
+/* ${PROJECT}: project_root() of CWD; unset when CWD is. */
+static const char *project_on_demand(const struct vars *vars,
+				     struct user_lookup *db)
+{
+	char buf[PATH_MAX];
+
+	if (!db->project && vars->value[VAR_CWD] &&
+	    project_root(vars->value[VAR_CWD], vars->value[VAR_HOME], buf,
+			 sizeof(buf)) == 0)
+		db->project = xstrdup(buf);
+	return db->project;
+}
+
+/*
+ * USER on first use: the password database's name, else $USER; PROJECT
+ * on first use (a walk up from CWD).
+ */
 static const char *user_on_demand(const struct vars *vars, enum var_id id)
 {
 	const struct parser_env *penv =
@@ -80,6 +118,8 @@ static const char *user_on_demand(const struct vars *vars, enum var_id id)
 					    offsetof(struct parser_env, vars));
 	struct user_lookup *db = penv->user_db;
 
+	if (id == VAR_PROJECT)
+		return project_on_demand(vars, db);
 	if (id != VAR_USER)
 		return NULL;
 	if (!db->asked) {
@@ -99,7 +139,7 @@ static const char *user_on_demand(const struct vars *vars, enum var_id id)
  * database), USER from the password database on first use; relative
  * values are ignored, as the XDG base directory spec says.
  */
-static void read_vars(struct vars *vars)
+static void read_vars(struct vars *vars, char *const *envp)
 {
 	static const struct { enum var_id id; const char *env; } from_env[] = {
 		{ VAR_TMPDIR, "TMPDIR" },
@@ -108,7 +148,7 @@ static void read_vars(struct vars *vars)
 		{ VAR_XDG_CACHE_HOME, "XDG_CACHE_HOME" },
 		{ VAR_XDG_DATA_HOME, "XDG_DATA_HOME" },
 	};
-	const char *home = absolute(getenv("HOME"));
+	const char *home = absolute(user_env_get(envp, "HOME"));
 	const struct passwd *pw = home ? NULL : getpwuid(getuid());
 	char buf[PATH_MAX];
 
@@ -119,18 +159,27 @@ static void read_vars(struct vars *vars)
 	vars_set(vars, VAR_UID, buf);
 	for (size_t i = 0; i < sizeof(from_env) / sizeof(*from_env); i++)
 		vars_set(vars, from_env[i].id,
-			 absolute(getenv(from_env[i].env)));
+			 absolute(user_env_get(envp, from_env[i].env)));
 	vars_fill_defaults(vars);
 }
 
-static void take_environment(struct parser_env *penv)
+/*
+ * From @envp, the environment the user gave corral (user_env.h), not
+ * environ: glibc drops TMPDIR from a secure-exec program's environ, and
+ * ${TMPDIR} must name the directory the command will use.
+ */
+static void take_environment(struct parser_env *penv, char *const *envp)
 {
+	const char *value;
+
 	memset(penv, 0, sizeof(*penv));
-	read_vars(&penv->vars);
-	penv->profile_path = dup_env("CORRAL_PROFILE_PATH");
-	penv->path = dup_env("PATH");
-	penv->test = dup_env("CORRAL_TEST_PARSER");
-	penv->user = dup_env("USER");
+	read_vars(&penv->vars, envp);
+	penv->profile_path = dup_env(envp, "CORRAL_PROFILE_PATH");
+	penv->path = dup_env(envp, "PATH");
+	penv->test = dup_env(envp, "CORRAL_TEST_PARSER");
+	penv->user = dup_env(envp, "USER");
+	value = user_env_get(envp, "CORRAL_QUIET");
+	penv->quiet = value && value[0] && strcmp(value, "0");
 	penv->user_db = xcalloc(1, sizeof(*penv->user_db));
 	if (clearenv() != 0)
 		die("clearing the parser's environment");
@@ -189,6 +238,13 @@ static int check_files(const struct profile_env *env, char **files)
 	return status;
 }
 
+/* A rule from a command-line flag (its origin says "on the command line"),
+ * where no '-' prefix makes a path optional. */
+static bool is_flag(const struct policy_rule *rule)
+{
+	return strstr(rule->origin, "on the command line") != NULL;
+}
+
 /*
  * Opens @rule's path as the user; a rule on a file keeps file rights.
  * Returns false for an optional rule whose path does not exist, and for
@@ -207,8 +263,10 @@ static bool open_rule(const struct policy_rule *rule, int *fd,
 		return false;
 	if (*fd < 0)
 		die("%s: %s (%s)%s", rule->path, strerror(errno), rule->origin,
-		    errno == ENOENT ? "; prefix the path with '-' to make it "
-				      "optional" : "");
+		    errno != ENOENT ? "" : is_flag(rule) ?
+		    "; create it, or leave the flag out" :
+		    "; prefix the path with '-' in the profile to make it "
+		    "optional");
 	if (fstat(*fd, &st) < 0)
 		die_errno("%s: fstat (%s)", rule->path, rule->origin);
 	*access = rule->access;
@@ -318,8 +376,9 @@ static int send_or_die(int sock, const struct launch_msg *msg, const int *fds,
 }
 
 static int send_run(int sock, char **argv, const struct corral_opts *opts,
-		    const char *path)
+		    const struct parser_env *penv)
 {
+	const char *path = penv->path;
 	const struct policy *policy = &opts->policy;
 	static int fds[LAUNCH_MAX_FDS];
 	static struct launch_msg msg;
@@ -353,6 +412,9 @@ static int send_run(int sock, char **argv, const struct corral_opts *opts,
 		find_real_program(opts, path, &msg);
 	else
 		resolve_command(opts->argv[0] ? opts->argv[0] : "", path, &msg);
+	if (opts->quiet || penv->quiet ||
+	    policy->sandbox.value[POLICY_QUIET] == POLICY_YES)
+		msg.flags |= LAUNCH_QUIET;
 	if (opts->log)
 		msg.flags |= LAUNCH_LOG;
 	if (opts->log_file) {
@@ -389,7 +451,7 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	struct profile_env env;
 	struct profile_result result = { 0 };
 
-	profile_env_init(&env, &penv->vars, penv->profile_path, PKGDATADIR);
+	profile_env_init(&env, &penv->vars, penv->profile_path, data_dir());
 	if (opts->command == CORRAL_CMD_PROFILES)
 		return profile_list(stdout, &env);
 	if (opts->command == CORRAL_CMD_CHECK)
@@ -402,7 +464,7 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 		profile_print(stdout, &opts->policy, &result);
 		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
 	}
-	return send_run(sock, argv, opts, penv->path);
+	return send_run(sock, argv, opts, penv);
 }
 
 static int parse(int sock, int argc, char **argv,
@@ -431,19 +493,20 @@ static int parse(int sock, int argc, char **argv,
 	die("internal error: unknown command %d", (int)opts.command);
 }
 
-static _Noreturn void parser_child(int sock, int argc, char **argv)
+static _Noreturn void parser_child(int sock, int argc, char **argv,
+				   char **envp)
 {
 	struct parser_env penv;
 
 	privs_drop_all();
-	take_environment(&penv);
+	take_environment(&penv, envp);
 	if (seccomp_install_parser() < 0)
 		die("could not confine the profile parser; nothing was run");
 	run_test_hook(penv.test);
 	exit(parse(sock, argc, argv, &penv));
 }
 
-int parser_start(int argc, char **argv, pid_t *pid)
+int parser_start(int argc, char **argv, char **envp, pid_t *pid)
 {
 	int sv[2];
 
@@ -454,7 +517,7 @@ int parser_start(int argc, char **argv, pid_t *pid)
 		die_errno("fork for the profile parser");
 	if (*pid == 0) {
 		close(sv[0]);
-		parser_child(sv[1], argc, argv);
+		parser_child(sv[1], argc, argv, envp);
 	}
 	close(sv[1]);
 	return sv[0];

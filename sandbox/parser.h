@@ -4,7 +4,9 @@
  *
  * parser_start() forks a child that gives up every capability and the
  * corral group, sets NO_NEW_PRIVS, keeps only the environment variables
- * profiles may name, and installs a seccomp allowlist (anything else
+ * profiles may name (read from the user's environment as the command
+ * will get it, not from what glibc left a secure-exec corral), and
+ * installs a seccomp allowlist (anything else
  * kills it) before it looks at argv.  It then does all the parsing:
  * options, profiles, includes, ${VAR}s, and opens every rule's path
  * O_PATH as the user.  Subcommands that only print (--help, profiles,
@@ -17,10 +19,13 @@
 #include <sys/types.h>
 
 /*
- * Forks the parser.  Returns the launcher's end of the socket, and the
- * child's pid in *@pid.  Never returns in the child.
+ * Forks the parser, which takes its variables from @envp (user_env_read:
+ * TMPDIR, which glibc drops from a secure-exec program's environ, must
+ * expand in a profile to what the command will see).  Returns the
+ * launcher's end of the socket, and the child's pid in *@pid.  Never
+ * returns in the child.
  */
-int parser_start(int argc, char **argv, pid_t *pid);
+int parser_start(int argc, char **argv, char **envp, pid_t *pid);
 
 /*
  * Reaps the parser.  Returns its exit status; a parser killed by a

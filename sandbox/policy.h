@@ -41,6 +41,7 @@ struct opened_rule {
  *   unix-connect   = scoped|allow abstract unix sockets scoped like
  *                                 Landlock ABI 6, or not
  *   require        = bpf|any      refuse to run without the BPF engine
+ *   quiet          = yes|no       no warning line when Landlock is used
  *
  * profile.c parses and merges them (a later setting replaces an earlier
  * one) and --print-profile prints them; launch.c hands them to the
@@ -52,6 +53,7 @@ enum policy_setting {
 	POLICY_EXEC_ANONYMOUS,
 	POLICY_UNIX_CONNECT,
 	POLICY_REQUIRE,
+	POLICY_QUIET,
 	POLICY_N_SETTINGS,
 };
 

@@ -89,6 +89,17 @@ void privs_raise_admin(void)
 	cap_free(caps);
 }
 
+bool privs_bpf_permitted(void)
+{
+	cap_flag_value_t permitted = CAP_CLEAR;
+	cap_t caps = cap_get_proc_or_die();
+
+	if (cap_get_flag(caps, CAP_BPF, CAP_PERMITTED, &permitted) < 0)
+		die_errno("reading CAP_BPF from this process's capabilities");
+	cap_free(caps);
+	return permitted == CAP_SET;
+}
+
 int privs_init_launcher(void)
 {
 	const cap_value_t bpf = CAP_BPF;

@@ -8,6 +8,8 @@
 #ifndef CORRAL_PRIVS_H
 #define CORRAL_PRIVS_H
 
+#include <stdbool.h>
+
 /*
  * First thing main() does: the effective and inheritable sets emptied,
  * ambient cleared; for a user (not root) the permitted set reduced to
@@ -24,6 +26,8 @@ void privs_raise_admin(void);
  */
 int privs_init_launcher(void);
 const char *privs_missing_reason(void);
+/* Whether CAP_BPF is permitted to this process (changes nothing). */
+bool privs_bpf_permitted(void);
 /* Makes CAP_BPF effective; dies if it cannot. */
 void privs_raise_bpf(void);
 /*

@@ -79,6 +79,7 @@ static const struct key keys[] = {
 	SETTING("exec-anonymous", POLICY_EXEC_ANONYMOUS, yes_no),
 	SETTING("unix-connect", POLICY_UNIX_CONNECT, scoped_allow),
 	SETTING("require", POLICY_REQUIRE, any_bpf),
+	SETTING("quiet", POLICY_QUIET, yes_no),
 	KEY("environment", "unset", KEY_UNSET),
 	KEY("network", "net", KEY_NET_MODE),
 	KEY("network", "connect-tcp", KEY_NET_RULE),
@@ -672,6 +673,13 @@ char *profile_find(const struct profile_env *env, const char *name)
 	return NULL;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
 int profile_load(const struct profile_env *env, const char *spec,
 		 struct policy *policy, struct profile_result *result)
 {
@@ -683,8 +691,9 @@ int profile_load(const struct profile_env *env, const char *spec,
 	if (!spec[0] || !(path = profile_find(env, spec))) {
 		where = profile_search_text(env);
 		error_in(&ld, spec, 0, "no such profile in %s (list them with "
-			 "'corral profiles'; a FILE needs a '/', e.g. ./%s)",
-			 where, spec);
+			 "'corral profiles'; a FILE needs a '/', e.g. ./%s%s)",
+			 where, spec, ends_with(spec, ".profile") ? "" :
+			 ".profile");
 		return -EINVAL;
 	}
 	name = xmalloc(strlen(spec) + sizeof(".profile"));

@@ -19,6 +19,7 @@ static const char *const setting_keys[POLICY_N_SETTINGS] = {
 	[POLICY_EXEC_ANONYMOUS] = "exec-anonymous",
 	[POLICY_UNIX_CONNECT] = "unix-connect",
 	[POLICY_REQUIRE] = "require",
+	[POLICY_QUIET] = "quiet",
 };
 
 static const char *value_word(enum policy_value value)

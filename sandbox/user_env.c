@@ -56,3 +56,13 @@ char **user_env_read(int argc, char **argv)
 		return environ;
 	return split(start, (size_t)(execfn - start));
 }
+
+const char *user_env_get(char *const *env, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; env && *env; env++)
+		if (!strncmp(*env, name, len) && (*env)[len] == '=')
+			return *env + len + 1;
+	return NULL;
+}

@@ -20,4 +20,7 @@
  */
 char **user_env_read(int argc, char **argv);
 
+/* The value of @name in @env (as user_env_read gives it), or NULL. */
+const char *user_env_get(char *const *env, const char *name);
+
 #endif /* CORRAL_USER_ENV_H */

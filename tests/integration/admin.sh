@@ -131,11 +131,14 @@ rc=$?
 		"exit $rc: $out"
 wait "$sleeper"
 out=$("$CORRAL" status 2>&1)
-is "$?:$out" "0:kernel: $(uname -r)
+is "$?:$(printf '%s\n' "$out" | head -n 4)" "0:kernel: $(uname -r)
 landlock: ABI $ll_abi
 bpf LSM: active
 programs: not set up (run 'corral setup' as root)" \
 	"status after teardown says programs are not set up"
+[[ $out == *$'\n'"engine: Landlock ABI "* ]] &&
+	ok "status after teardown says launches get Landlock" ||
+	not_ok "status after teardown says launches get Landlock" "$out"
 out=$("$CORRAL" --engine=bpf --rx /usr -- true 2>&1)
 rc=$?
 [ "$rc" = 125 ] && [[ $out == *"corral setup"* ]] &&

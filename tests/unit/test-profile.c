@@ -156,7 +156,7 @@ static void test_syntax_errors(void)
 		     "description, include)", "unknown key in [profile]");
 	expect_error("[sandbox]\nexec-anon = yes\n",
 		     "t.profile:2: unknown key 'exec-anon' in [sandbox] (keys: "
-		     "exec-anonymous, unix-connect, require)",
+		     "exec-anonymous, unix-connect, require, quiet)",
 		     "unknown key in [sandbox]");
 	expect_error("[filesystem]\n\nraed = /x\n",
 		     "t.profile:3: unknown right 'raed' in key 'raed' (rights: "
@@ -311,12 +311,12 @@ static void test_variables(void)
 	expect_error("[filesystem]\nrw = ${HOMEDIR}/x\n",
 		     "t.profile:2: unknown variable ${HOMEDIR} (variables: "
 		     "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME)",
+		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
 		     "an unknown variable");
 	expect_error("[filesystem]\nrw = -${PATH}\n",
 		     "t.profile:2: unknown variable ${PATH} (variables: "
 		     "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME)",
+		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
 		     "an unknown variable is an error even when optional");
 	expect_error("[filesystem]\nrw = $HOME/x\n",
 		     "t.profile:2: bad '$' in '$HOME/x' (write ${NAME}, or $$ "
@@ -324,6 +324,82 @@ static void test_variables(void)
 	expect_error("[filesystem]\nrw = ${HOME\n",
 		     "t.profile:2: bad '$' in '${HOME' (write ${NAME}, or $$ "
 		     "for a literal '$')", "an unclosed ${");
+}
+
+/* mkdir -p for the project_root fixture. */
+static void make_dirs(const char *base, const char *rel)
+{
+	char path[PATH_MAX];
+
+	for (const char *p = rel;; p++) {
+		if (*p == '/' || !*p) {
+			snprintf(path, sizeof(path), "%s/%.*s", base,
+				 (int)(p - rel), rel);
+			mkdir(path, 0755);
+		}
+		if (!*p)
+			break;
+	}
+}
+
+/*
+ * ${PROJECT} (issue 24, point 2): the nearest ancestor holding .git,
+ * else CWD; never HOME, its ancestors or "/".
+ *
+ *   T/repo/.git/    T/repo/sub/deeper/   T/wt/.git (a file: a worktree)
+ *   T/plain/x/      T/home/.git/         T/home/proj/
+ */
+static void test_project_root(void)
+{
+	char t[] = "/tmp/corral-project.XXXXXX", cwd[PATH_MAX], want[PATH_MAX];
+	char got[PATH_MAX], home[PATH_MAX];
+	static const struct { const char *cwd, *want, *name; } cases[] = {
+		{ "repo", "repo", "at the top of a repository: itself" },
+		{ "repo/sub/deeper", "repo",
+		  "two levels down: the directory holding .git" },
+		{ "wt/src", "wt", ".git as a file (worktree, submodule) counts" },
+		{ "plain/x", "plain/x", "no .git above: CWD itself" },
+		{ "home/proj", "home/proj",
+		  "a .git in HOME (dotfiles) is not a project root" },
+		{ "home", "home", "HOME itself stays HOME" },
+	};
+	struct parsed p;
+	FILE *f;
+
+	if (!mkdtemp(t)) {
+		TAP_OK(0, "mkdtemp for the project_root fixture");
+		return;
+	}
+	make_dirs(t, "repo/.git");
+	make_dirs(t, "repo/sub/deeper");
+	make_dirs(t, "wt/src");
+	make_dirs(t, "plain/x");
+	make_dirs(t, "home/.git");
+	make_dirs(t, "home/proj");
+	snprintf(cwd, sizeof(cwd), "%s/wt/.git", t);
+	f = fopen(cwd, "w");
+	if (f)
+		fclose(f);
+	snprintf(home, sizeof(home), "%s/home", t);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		snprintf(cwd, sizeof(cwd), "%s/%s", t, cases[i].cwd);
+		snprintf(want, sizeof(want), "%s/%s", t, cases[i].want);
+		TAP_OK(project_root(cwd, home, got, sizeof(got)) == 0 &&
+		       !strcmp(got, want), "PROJECT: %s", cases[i].name);
+		if (strcmp(got, want))
+			printf("#   want %s\n#   got  %s\n", want, got);
+	}
+	snprintf(cwd, sizeof(cwd), "%s/repo/sub", t);
+	vars_set(&vars, VAR_PROJECT, cwd);
+	p = parse_text("[filesystem]\nrw = ${PROJECT}\n");
+	TAP_OK(p.r == 0 && p.policy.n_rules == 1 &&
+	       !strcmp(p.policy.rules[0].path, cwd),
+	       "${PROJECT} expands in a profile (%s)", first_error(&p));
+	parsed_free(&p);
+	vars_set(&vars, VAR_PROJECT, "/home/u/proj");
+	snprintf(cwd, sizeof(cwd), "rm -rf '%s'", t);
+	if (system(cwd) != 0)
+		printf("# could not remove %s\n", t);
 }
 
 static void test_paths(void)
@@ -467,7 +543,7 @@ static void test_files(void)
 	p = load("nosuch");
 	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
 		"nosuch: no such profile in " TEST_PROFILES " (list them "
-		"with 'corral profiles'; a FILE needs a '/', e.g. ./nosuch)"),
+		"with 'corral profiles'; a FILE needs a '/', e.g. ./nosuch.profile)"),
 	       "an unknown profile name (%s)", first_error(&p));
 	parsed_free(&p);
 	p = load(TEST_PROFILES "/npm.profile");
@@ -508,7 +584,7 @@ static void test_messages(void)
 	TAP_OK(!strcmp(captured_errors(&p.result),
 		"corral: profile t.profile:2: unknown variable ${NOPE} "
 		"(variables: HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-		"XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME)\n"
+		"XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)\n"
 		"corral: profile t.profile:3: 'rel' is not an absolute path "
 		"(start it with '/' or a variable such as ${HOME} or "
 		"${CWD})\n"),
@@ -740,6 +816,7 @@ int main(void)
 {
 	vars_set(&vars, VAR_HOME, "/home/u");
 	vars_set(&vars, VAR_CWD, "/home/u/proj");
+	vars_set(&vars, VAR_PROJECT, "/home/u/proj");
 	vars_set(&vars, VAR_USER, "u");
 	vars_set(&vars, VAR_UID, "1000");
 	vars_fill_defaults(&vars);
@@ -750,6 +827,7 @@ int main(void)
 	test_continuation_and_comments();
 	test_rights_keys();
 	test_variables();
+	test_project_root();
 	test_paths();
 	test_settings();
 	test_environment();

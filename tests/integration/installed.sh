@@ -1,0 +1,134 @@
+#!/bin/bash
+# installed.sh: corral as a package installs it (setgid corral, cap_bpf+p
+# in /usr/local/bin), used by an ordinary user (nobody) the way issue 24
+# found it wanting: what only the installed launcher shows.
+#
+#   - TMPDIR: glibc removes it from a secure-exec program's environment,
+#     yet ${TMPDIR} in a profile must be the user's (gcc's temporary files
+#     go there), on both engines.
+#
+# Runs as root in the test guest only (it installs corral into /usr/local
+# and adds the group corral).
+#
+# Fixture ($W, 0755, under /var/tmp, on the guest's overlay):
+#   $W/proj/   nobody's: the project (m.c), CWD of every run
+#   $W/tmp/    nobody's: the TMPDIR the user asks for
+#
+# Environment: CORRAL, CORRAL_HELPERS (see lib.sh).
+
+. "$(dirname "$0")/lib.sh"
+
+need_helpers
+is_root || skip_all "needs root: installs corral setgid with cap_bpf+p"
+[ "$(cat /proc/sys/kernel/hostname 2>/dev/null)" = corral-vm ] ||
+	skip_all "changes the system (group, /usr/local): only in the test guest"
+for c in setpriv setcap groupadd getent install cc; do
+	type -P "$c" >/dev/null || skip_all "$c is not installed"
+done
+
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+export CORRAL_PROFILE_PATH=$SRC/profiles
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+
+install_launcher || skip_all "cannot install $UC setgid corral with cap_bpf+p"
+if setup_installed; then
+	ok "install: setgid corral, cap_bpf+p, setup gives the pins to group corral"
+else
+	not_ok "install: setgid corral, cap_bpf+p, setup gives the pins to group corral" \
+		"$(ls -la /sys/fs/bpf/corral 2>&1)"
+fi
+
+# Not under /tmp: a sandbox that wrongly granted /tmp would cover $W/tmp.
+mkdir -p /var/tmp && make_tmp W installed /var/tmp || skip_all "cannot make a temp dir"
+chmod 0755 "$W"
+mkdir -p "$W/proj" "$W/tmp"
+printf 'int main(void) { return 0; }\n' >"$W/proj/m.c"
+chown -R 65534:65534 "$W/proj" "$W/tmp"
+
+# as_user CMD...: CMD as nobody in $W/proj with HOME there; $out, $rc
+as_user() {
+	out=$(cd "$W/proj" && "${NOBODY[@]}" env HOME="$W/proj" "$@" 2>&1)
+	rc=$?
+}
+
+# ---- point 1: TMPDIR reaches the profile ------------------------------------
+
+as_user env TMPDIR="$W/tmp" "$UC" --print-profile=gcc
+if [[ $out == *"rw = $W/tmp "* ]] && [[ $out != *"rw = /tmp "* ]]; then
+	ok "TMPDIR=\$W/tmp: --print-profile=gcc expands \${TMPDIR} to it, not /tmp"
+else
+	not_ok "TMPDIR=\$W/tmp: --print-profile=gcc expands \${TMPDIR} to it, not /tmp" \
+		"exit $rc" "$out"
+fi
+for eng in bpf landlock; do
+	rm -f "$W/proj/m.o"
+	as_user env TMPDIR="$W/tmp" "$UC" --engine=$eng --profile gcc -- cc -c m.c
+	if [ "$rc" = 0 ] && [ -e "$W/proj/m.o" ]; then
+		ok "$eng: TMPDIR=\$W/tmp corral --profile gcc -- cc -c m.c"
+	else
+		not_ok "$eng: TMPDIR=\$W/tmp corral --profile gcc -- cc -c m.c" \
+			"exit $rc" "$out"
+	fi
+done
+
+# ---- point 12: a launcher the user cannot reach the maps with ---------------
+
+# named corral (another name is argv[0] mode), not under nosuid /tmp
+mkdir -p /usr/local/lib && NGD=$(mktemp -d /usr/local/lib/corral-nogroup.XXXXXX) ||
+	skip_all "cannot make a directory in /usr/local/lib"
+_tmp_dirs+=("$NGD")
+chmod 0755 "$NGD"
+NG=$NGD/corral
+install -m 0755 "$CORRAL" "$NG" && setcap cap_bpf+p "$NG" ||
+	skip_all "cannot install $NG with cap_bpf+p"
+as_user "$NG" --rx /usr -- true
+lines=$(printf '%s\n' "$out" | grep -c .)
+if [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#out} -lt 100 ] &&
+	[[ $out == "corral: using Landlock ABI "*"maps not reachable"* ]]; then
+	ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one short line"
+else
+	not_ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one short line" \
+		"exit $rc" "$out"
+fi
+as_user "$NG" --engine=bpf --rx /usr -- true
+[ "$rc" = 125 ] && [[ $out == *"/sys/fs/bpf/corral/info: Permission denied"*"setgid corral"* ]] &&
+	ok "cap_bpf+p but not setgid corral: --engine=bpf exits 125 saying what to do" ||
+	not_ok "cap_bpf+p but not setgid corral: --engine=bpf exits 125 saying what to do" \
+		"exit $rc" "$out"
+as_user "$NG" status
+[ "$rc" = 0 ] && [[ $out == *"bpf engine: not usable: /sys/fs/bpf/corral/info: Permission denied"* ]] &&
+	ok "cap_bpf+p but not setgid corral: corral status gives the whole reason" ||
+	not_ok "cap_bpf+p but not setgid corral: corral status gives the whole reason" \
+		"exit $rc" "$out"
+
+# ---- point 8: setup refused by the kernel (EPERM) ------------------------------
+# Root without capabilities: the kernel refuses the programs before any
+# verifier runs, so the hint must not point at --debug.
+
+"$UC" teardown --force >/dev/null 2>&1
+out=$(setpriv --inh-caps=-all --bounding-set=-all "$CORRAL" setup 2>&1)
+rc=$?
+[ "$rc" = 125 ] && [[ $out == *"refuses BPF programs"* && $out != *"--debug"* ]] &&
+	ok "setup refused with EPERM: the hint names what refuses BPF, not --debug" ||
+	not_ok "setup refused with EPERM: the hint names what refuses BPF, not --debug" \
+		"exit $rc" "$out"
+
+# ---- point 12: make install as root creates the group corral --------------------
+
+if [ -f "$SRC/Makefile" ] && type -P make >/dev/null && type -P getcap >/dev/null; then
+	groupdel corral
+	out=$(make -C "$SRC" install-exec bindir=/usr/local/bin 2>&1)
+	rc=$?
+	got="$(getent group corral | cut -d: -f1) $(stat -c %G:%a /usr/local/bin/corral) $(getcap /usr/local/bin/corral | sed 's/.* //')"
+	[ "$rc" = 0 ] && [ "$got" = "corral corral:2755 cap_bpf=p" ] &&
+		ok "make install as root without a group corral: creates it, installs setgid corral with cap_bpf+p" ||
+		not_ok "make install as root without a group corral: creates it, installs setgid corral with cap_bpf+p" \
+			"exit $rc; group, owner:mode, capability: $got" "$out"
+else
+	skip "make install as root creates the group corral" "no build tree, make or getcap"
+fi
+install_launcher && setup_installed ||
+	not_ok "setup again with the installed launcher" "$(ls -la /sys/fs/bpf/corral 2>&1)"
+
+done_testing

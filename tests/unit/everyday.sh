@@ -1,0 +1,175 @@
+#!/bin/bash
+# everyday.sh: issue 24 on the host, where the bpf LSM cannot be used and
+# corral falls back to Landlock: the messages a new user meets.
+#
+#   - the fallback warning: one line under 100 characters, once (network
+#     rules included); --quiet, -q, CORRAL_QUIET=1 and quiet = yes drop it,
+#     and argv[0] mode honours the last two; 'corral status' has the rest
+#   - hints that work: a missing path of a flag (no '-' prefix there), of a
+#     profile (the '-' prefix), an unknown --profile NAME (./NAME.profile)
+#   - -h, -V, 'corral help'
+#
+# Environment: CORRAL, CORRAL_SRCDIR (see Makefile.am).
+. "$(dirname "$0")/../integration/lib.sh"
+
+if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
+	skip_all "the bpf LSM is active here; this test needs a kernel without it"
+fi
+[ "$("$CORRAL_HELPERS/ll-exec" --abi 2>/dev/null || echo 0)" -gt 0 ] ||
+	skip_all "Landlock is not enabled on this kernel"
+SRC=${CORRAL_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+make_tmp T everyday || skip_all "cannot make a temp dir"
+cd "$T" || exit 1
+
+# run ARGS...: $err is corral's stderr, $rc its exit status (stdout dropped)
+run() {
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+}
+
+# one_short_line NAME: $err is exactly one line "corral: using Landlock..."
+# of fewer than 100 characters, and the command ran (exit 0)
+one_short_line() {
+	local lines
+	lines=$(printf '%s\n' "$err" | grep -c .)
+	if [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#err} -lt 100 ] &&
+		[[ $err == "corral: using Landlock ABI "*"see 'corral status'" ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $rc, $lines lines, ${#err} characters:" "$err"
+	fi
+}
+
+# ---- point 3: the fallback warning -------------------------------------------
+
+run "$CORRAL" --rx /usr -- true
+one_short_line "fallback: one line under 100 characters naming 'corral status'"
+run "$CORRAL" --rx /usr --connect-tcp 443 -- true
+one_short_line "fallback with network rules: still one line, saying TCP ports only"
+[[ $err == *"TCP ports only"* ]] &&
+	ok "fallback with network rules: the line says the network is partly confined" ||
+	not_ok "fallback with network rules: the line says the network is partly confined" "$err"
+run "$CORRAL" --engine=landlock --rx /usr --connect-tcp 443 -- true
+lines=$(printf '%s\n' "$err" | grep -c .)
+[ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#err} -lt 100 ] &&
+	[[ $err == "corral: Landlock ABI "*" confines TCP ports only"* ]] &&
+	ok "--engine=landlock with network rules: one short line about the network" ||
+	not_ok "--engine=landlock with network rules: one short line about the network" \
+		"exit $rc, ${#err} characters:" "$err"
+
+for quiet in "--quiet" "-q"; do
+	run "$CORRAL" $quiet --rx /usr --connect-tcp 443 -- true
+	is "$rc:$err" "0:" "$quiet: no warning"
+done
+run env CORRAL_QUIET=1 "$CORRAL" --rx /usr --connect-tcp 443 -- true
+is "$rc:$err" "0:" "CORRAL_QUIET=1: no warning"
+run env CORRAL_QUIET=0 "$CORRAL" --rx /usr -- true
+one_short_line "CORRAL_QUIET=0: the warning as usual"
+printf '[filesystem]\nrx = /usr\n[sandbox]\nquiet = yes\n' >"$T/q.profile"
+run "$CORRAL" --profile "$T/q.profile" -- true
+is "$rc:$err" "0:" "a profile saying quiet = yes: no warning"
+out=$("$CORRAL" --print-profile="$T/q.profile" 2>&1)
+[[ $out == *"quiet = yes"* ]] && ok "--print-profile shows quiet = yes" ||
+	not_ok "--print-profile shows quiet = yes" "$out"
+
+# argv[0] mode: a link named true runs the real true under true.profile
+mkdir -p "$T/bin" "$T/profiles"
+ln -s "$CORRAL" "$T/bin/true"
+printf '[filesystem]\nrx = /usr\n' >"$T/profiles/true.profile"
+run env PATH="$T/bin:/usr/bin:/bin" CORRAL_PROFILE_PATH="$T/profiles" true
+one_short_line "argv[0] mode: the warning as usual"
+run env PATH="$T/bin:/usr/bin:/bin" CORRAL_PROFILE_PATH="$T/profiles" CORRAL_QUIET=1 true
+is "$rc:$err" "0:" "argv[0] mode honours CORRAL_QUIET=1"
+
+out=$("$CORRAL" status 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [[ $out == *"engine: Landlock ABI "*"cannot enforce"* ]] &&
+	[[ $out == *"bpf engine: not usable: "*"hint"* ]] &&
+	[[ $out == *"network under Landlock: "* ]] &&
+	ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" ||
+	not_ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" \
+		"exit $rc:" "$out"
+
+# ---- point 8: hints that work ---------------------------------------------------
+
+run "$CORRAL" --ro "$T/missing" --rx /usr -- true
+[ "$rc" = 125 ] && [[ $err == *"missing: No such file or directory (--ro on the command line); create it, or leave the flag out" ]] &&
+	ok "--ro MISSING: the hint fits a flag (no '-' prefix there)" ||
+	not_ok "--ro MISSING: the hint fits a flag (no '-' prefix there)" "exit $rc:" "$err"
+printf '[filesystem]\nro = %s/missing\n' "$T" >"$T/m.profile"
+run "$CORRAL" --profile "$T/m.profile" --rx /usr -- true
+[ "$rc" = 125 ] && [[ $err == *"m.profile:2); prefix the path with '-' in the profile to make it optional" ]] &&
+	ok "a profile's missing path: the '-' hint names the profile" ||
+	not_ok "a profile's missing path: the '-' hint names the profile" "exit $rc:" "$err"
+printf '[filesystem]\nro = -%s/missing\nrx = /usr\n' "$T" >"$T/m.profile"
+run "$CORRAL" --profile "$T/m.profile" -- true
+is "$rc" 0 "the '-' prefix the hint suggests works"
+run "$CORRAL" --profile nosuch -- true
+[ "$rc" = 125 ] && [[ $err == *"e.g. ./nosuch.profile)" ]] &&
+	ok "--profile nosuch: the FILE hint names ./nosuch.profile" ||
+	not_ok "--profile nosuch: the FILE hint names ./nosuch.profile" "exit $rc:" "$err"
+run "$CORRAL" --profile nosuch.profile -- true
+[[ $err == *"e.g. ./nosuch.profile)" ]] &&
+	ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" ||
+	not_ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" "$err"
+
+# ---- point 4: the build tree's profiles --------------------------------------
+
+out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$CORRAL" --print-profile=git 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [[ $out == *"# $SRC/profiles/git.profile: "* ]] &&
+	ok "run from the build tree, corral finds the source tree's profiles (git)" ||
+	not_ok "run from the build tree, corral finds the source tree's profiles (git)" \
+		"exit $rc:" "$out"
+cp "$CORRAL" "$T/corral"
+out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$T/corral" profiles 2>&1)
+[[ $out != *"$SRC/profiles"* ]] &&
+	ok "a copy of the binary elsewhere does not read the build tree's profiles" ||
+	not_ok "a copy of the binary elsewhere does not read the build tree's profiles" "$out"
+
+# ---- point 4: README's requirements, as .ci/run reads them ---------------------
+
+eval "$(sed -n '/^readme_pkgs() {/,/^}/p' "$SRC/.ci/run")"
+if type readme_pkgs >/dev/null 2>&1; then
+	build=$(cd "$SRC" && readme_pkgs 'build-essential ')
+	tests=$(cd "$SRC" && readme_pkgs 'qemu-system-x86 ')
+	[ -n "$build" ] && [ -n "$tests" ] &&
+		[ "$(grep -c '^    sudo apt-get install ' "$SRC/README.md")" = 2 ] &&
+		ok "README: one apt-get line to build, one for the tests; .ci/run finds both" ||
+		not_ok "README: one apt-get line to build, one for the tests; .ci/run finds both" \
+			"build: $build" "tests: $tests"
+	if type -P apt-cache >/dev/null; then
+		missing=
+		for p in $build $tests; do
+			apt-cache show --no-all-versions "$p" >/dev/null 2>&1 ||
+				missing="$missing $p"
+		done
+		is "$missing" "" "README: every package of both lines is known to apt"
+	else
+		skip "README: every package of both lines is known to apt" "no apt-cache here"
+	fi
+else
+	not_ok "README: one apt-get line to build, one for the tests; .ci/run finds both" \
+		".ci/run has no readme_pkgs function"
+fi
+for want in "sudo make install" "corral profiles" "ln -s /usr/local/bin/corral" \
+	"corral learn -o" "corral --log"; do
+	grep -qF "$want" "$SRC/README.md" &&
+		ok "README shows '$want'" || not_ok "README shows '$want'"
+done
+
+# ---- point 14: -h, -V, help ----------------------------------------------------
+
+for args in -h --help help; do
+	out=$("$CORRAL" $args 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] && [[ $out == "Usage: corral "* ]] &&
+		ok "corral $args prints the usage, exit 0" ||
+		not_ok "corral $args prints the usage, exit 0" "exit $rc:" "$out"
+done
+for args in -V --version; do
+	out=$("$CORRAL" $args 2>&1)
+	is "$?:$out" "0:$("$CORRAL" --version)" "corral $args prints the version"
+done
+
+done_testing
