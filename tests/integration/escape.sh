@@ -457,10 +457,13 @@ uring-open-async $W/out/secret: EACCES" ]; then
 			lines_v want "$ops" $results
 			got=$(outside "$ATK" fown-prep "$obj" "$victim" "$UC" --engine="$eng" \
 				--rx "$BIN" --rw "$W/in" -- "$ATK" "${opv[@]}" 2>&1)
+			kind=file
+			[ "$obj" = pipe ] && kind=pipe
+			name="${ops// + /, } on a $kind an outside process owns: EPERM, and it lives"
 			if [ "$got" = "$want" ] && alive "$victim"; then
-				ok "$eng: ${ops// + /, } on a $([ "$obj" = pipe ] && echo pipe || echo file) an outside process owns: EPERM, and it lives"
+				ok "$eng: $name"
 			else
-				not_ok "$eng: ${ops// + /, } on a file an outside process owns: EPERM, and it lives" \
+				not_ok "$eng: $name" \
 					"- expected, + got:" "$(compare_lines "$want" "$got")"
 			fi
 		done
