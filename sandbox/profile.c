@@ -12,6 +12,7 @@
 
 #include "profile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -148,16 +149,43 @@ struct loader {
 	size_t depth;
 };
 
+/* A quoted value that goes on over the next line(s). */
+struct quoted {
+	char *buf;                   /* decoded so far, NUL-terminated */
+	size_t len, size;
+	bool open;                   /* a line ended in '\' inside quotes */
+	bool optional;               /* written -"..." */
+	int line;                    /* the line holding its key */
+	const struct key *key;
+	char name[INIH_NAME_MAX + 1];
+};
+
+/* What inih will make of a line (its own logic, mirrored). */
+enum line_kind {
+	LINE_BLANK,                  /* empty or a comment */
+	LINE_CONTINUATION,           /* indented, after a KEY = VALUE */
+	LINE_SECTION,
+	LINE_KEY,
+	LINE_NO_BRACKET,             /* "[name" */
+	LINE_NOT_INI,
+};
+
 /* One file being read: inih's stream and the state of our reader. */
 struct frame {
 	struct loader *ld;
-	const char *name;            /* in messages and rule origins */
-	const char *path;            /* NULL when parsing a buffer */
+	const char *name;            /* in rule origins */
+	const char *path;            /* in messages; NULL when parsing a buffer */
 	size_t file;                 /* index in ld->result->files */
 	const char *pos, *end;       /* unread input */
+	const char *cur;             /* the line last read, without "\r\n" */
+	size_t cur_len;
+	size_t value_off;            /* where its value starts in cur */
 	int line;                    /* number of the line last read */
-	int handler_error_line;      /* first line the handler refused */
-	bool section_reported;       /* the current [section] was refused */
+	int at;                      /* the line messages and origins name */
+	int first_refused;           /* first line inih will call an error */
+	bool have_key;               /* inih's prev_name: indented lines go on */
+	bool skip_section;           /* the current [section] was refused */
+	struct quoted q;
 };
 
 static void add_error(struct profile_result *result, const char *msg)
@@ -189,25 +217,125 @@ static void PRINTF(4, 5) error_in(struct loader *ld, const char *name,
 	add_error(ld->result, msg);
 }
 
-#define error_at(f, ...) error_in((f)->ld, (f)->name, (f)->line, __VA_ARGS__)
+/* Messages name a file by its path, so that one found on the search path
+ * can be opened straight from the message. */
+#define shown(f) ((f)->path ? (f)->path : (f)->name)
+#define error_at(f, ...) error_in((f)->ld, shown(f), (f)->at, __VA_ARGS__)
+
+/* The handler refuses the current line: inih remembers the first such. */
+static int refuse(struct frame *f)
+{
+	if (!f->first_refused)
+		f->first_refused = f->line;
+	return 0;
+}
 
 /* ---- the line reader -------------------------------------------------- */
 
-/* A '[' in column 0 starts a section: check its name here, since inih
- * calls the handler only for keys (an empty unknown section would pass). */
-static void check_section_line(struct frame *f, const char *line, size_t len)
+static bool is_space(char c)
 {
-	const char *close = memchr(line, ']', len);
-	char name[PROFILE_MAX_LINE + 1];
+	return isspace((unsigned char)c);
+}
 
-	if (!close)
-		return;             /* inih reports it as a syntax error */
-	memcpy(name, line + 1, (size_t)(close - line - 1));
-	name[close - line - 1] = '\0';
-	f->section_reported = !known_section(name);
-	if (f->section_reported)
-		error_at(f, "unknown section [%s] (sections: [profile], "
-			 "[filesystem], [network], [sandbox], [environment])", name);
+/* inih's find_chars_or_comment: the first of @chars, or a ';' after white
+ * space (an inline comment), or @end. */
+static const char *find_or_comment(const char *s, const char *end,
+				   const char *chars)
+{
+	bool was_space = false;
+
+	for (; s < end; s++) {
+		if (strchr(chars, *s) || (was_space && *s == ';'))
+			return s;
+		was_space = is_space(*s);
+	}
+	return end;
+}
+
+/* What inih makes of @line: the order of its tests, kept. */
+static enum line_kind classify(struct frame *f, const char *line, size_t len)
+{
+	const char *s = line, *end = line + len, *p;
+
+	if (f->line == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+		s += 3;
+	while (s < end && is_space(*s))
+		s++;
+	if (s == end || *s == ';' || *s == '#')
+		return LINE_BLANK;
+	if (f->have_key && s > line) {
+		f->value_off = (size_t)(s - line);
+		return LINE_CONTINUATION;
+	}
+	if (*s == '[') {
+		p = find_or_comment(s + 1, end, "]");
+		if (p == end || *p != ']')
+			return LINE_NO_BRACKET;
+		f->have_key = false;
+		f->value_off = (size_t)(s - line);
+		return LINE_SECTION;
+	}
+	p = find_or_comment(s, end, "=:");
+	if (p == end || *p == ';')
+		return LINE_NOT_INI;
+	f->have_key = true;
+	f->value_off = (size_t)(p + 1 - line);
+	return LINE_KEY;
+}
+
+/* inih calls the handler only for keys, so an empty unknown section
+ * would pass: its name is checked here. */
+static void check_section(struct frame *f, const char *line, size_t len)
+{
+	const char *open = line + f->value_off;
+	const char *close = memchr(open, ']', len - f->value_off);
+	int n = (int)(close - open - 1);
+
+	f->skip_section = false;
+	for (size_t i = 0; i < N_ELEMS(keys); i++)
+		if ((int)strlen(keys[i].section) == n &&
+		    !memcmp(keys[i].section, open + 1, (size_t)n))
+			return;
+	f->skip_section = true;
+	error_at(f, "unknown section [%.*s] (sections: [profile], "
+		 "[filesystem], [network], [sandbox], [environment])", n,
+		 open + 1);
+}
+
+/*
+ * Syntax errors are reported here, in line order, rather than after inih
+ * is done: a "[filesystem" line would otherwise first show up as unknown
+ * keys of the section before it.  A refused section header silences the
+ * keys under it: one message says what is wrong.
+ */
+static void check_line(struct frame *f, const char *line, size_t len)
+{
+	enum line_kind kind = classify(f, line, len);
+
+	if (f->q.open && kind != LINE_CONTINUATION) {
+		f->q.open = false;
+		error_in(f->ld, shown(f), f->q.line, "the quoted value ends "
+			 "in '\\' but line %d does not go on with it (indent "
+			 "that line, or close the value with '\"')", f->line);
+	}
+	switch (kind) {
+	case LINE_SECTION:
+		check_section(f, line, len);
+		break;
+	case LINE_NO_BRACKET:
+		f->skip_section = true;
+		refuse(f);
+		error_at(f, "missing ']' at the end of the section name "
+			 "(write [NAME] on a line of its own)");
+		break;
+	case LINE_NOT_INI:
+		refuse(f);
+		error_at(f, "syntax error (expected [section], KEY = VALUE, "
+			 "an indented continuation line or a comment)");
+		break;
+	default:
+		break;
+	}
 }
 
 /*
@@ -225,13 +353,14 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	nl = memchr(f->pos, '\n', (size_t)(f->end - f->pos));
 	len = (size_t)((nl ? nl : f->end) - f->pos);
-	f->line++;
+	f->at = ++f->line;
 	if (len && f->pos[len - 1] == '\r')
 		len--;
 	if (num < 0 || (size_t)num < max + 2)
 		max = num > 2 ? (size_t)num - 2 : 0;
 	if (len > max) {
-		error_at(f, "line too long (max %zu bytes)", max);
+		error_at(f, "line too long (max %zu bytes; a quoted value "
+			 "can go on over several lines)", max);
 		return NULL;
 	}
 	if (memchr(f->pos, '\0', len)) {
@@ -241,10 +370,123 @@ static char *read_line(char *str, int num, void *stream)
 	memcpy(str, f->pos, len);
 	str[len] = '\n';
 	str[len + 1] = '\0';
+	f->cur = f->pos;
+	f->cur_len = len;
 	f->pos = nl ? nl + 1 : f->end;
-	if (len && str[0] == '[')
-		check_section_line(f, str, len);
+	check_line(f, f->cur, len);
 	return str;
+}
+
+/* ---- quoted values ---------------------------------------------------- */
+
+enum { QUOTE_DONE, QUOTE_MORE, QUOTE_BAD };
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static bool only_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p == end;
+}
+
+/* Starts a new quoted value: empty, yet a string. */
+static void quoted_reset(struct quoted *q)
+{
+	if (!q->buf) {
+		q->size = 256;
+		q->buf = xmalloc(q->size);
+	}
+	q->len = 0;
+	q->buf[0] = '\0';
+}
+
+static int quoted_add(struct frame *f, char c)
+{
+	struct quoted *q = &f->q;
+
+	if (q->len >= PROFILE_MAX_VALUE) {
+		error_at(f, "quoted value longer than %d bytes",
+			 PROFILE_MAX_VALUE);
+		return -1;
+	}
+	if (q->len + 2 > q->size) {
+		q->size = q->size ? 2 * q->size : 256;
+		q->buf = xrealloc(q->buf, q->size, 1);
+	}
+	q->buf[q->len++] = c;
+	q->buf[q->len] = '\0';
+	return 0;
+}
+
+/* The escape after a '\' at *@p: its byte, or -1 after the error. */
+static int escape(struct frame *f, const char **p, const char *end)
+{
+	char c = *(*p)++;
+	int hi, lo;
+
+	switch (c) {
+	case '\\': case '"': return c;
+	case 'n': return '\n';
+	case 't': return '\t';
+	case 'r': return '\r';
+	case 'x':
+		hi = end - *p >= 2 ? hex_digit((*p)[0]) : -1;
+		lo = end - *p >= 2 ? hex_digit((*p)[1]) : -1;
+		if (hi < 0 || lo < 0 || !(hi | lo))
+			break;
+		*p += 2;
+		return hi << 4 | lo;
+	default:
+		break;
+	}
+	error_at(f, "bad escape '\\%.*s' in a quoted value (write \\\\, \\\", "
+		 "\\n, \\t, \\r or \\xHH, HH not 00)", c == 'x' ? 3 : 1, *p - 1);
+	return -1;
+}
+
+/*
+ * Decodes quoted text, from just after the opening quote or from the
+ * start of a continuation line, into f->q: up to the closing quote, after
+ * which only a comment may follow, or up to a '\' that ends the line.
+ * Inside quotes nothing is a comment: the text comes from the raw line,
+ * not from inih, which cuts values at " ;".
+ */
+static int unquote(struct frame *f, const char *p, const char *end)
+{
+	int c = 0;
+
+	while (p < end) {
+		c = *p++;
+		if (c == '"')
+			break;
+		if (c == '\\' && only_space(p, end))
+			return QUOTE_MORE;
+		if (c == '\\' && (c = escape(f, &p, end)) < 0)
+			return QUOTE_BAD;
+		if (quoted_add(f, (char)c) < 0)
+			return QUOTE_BAD;
+	}
+	if (c != '"') {
+		error_at(f, "unterminated quoted value (close it with '\"', or "
+			 "end the line with '\\' to go on on the next, "
+			 "indented line)");
+		return QUOTE_BAD;
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p != ';') {
+		error_at(f, "'%.*s' after the closing quote (only a '; "
+			 "comment' may follow it)", (int)(end - p), p);
+		return QUOTE_BAD;
+	}
+	return QUOTE_DONE;
 }
 
 /* ---- values ------------------------------------------------------------- */
@@ -252,10 +494,9 @@ static char *read_line(char *str, int num, void *stream)
 static int load_file(struct loader *ld, struct frame *from, const char *name,
 		     const char *path);
 
-static void add_path(struct frame *f, uint32_t access, const char *value)
+static void add_path(struct frame *f, uint32_t access, const char *raw,
+		     bool optional)
 {
-	bool optional = value[0] == '-';
-	const char *raw = value + optional;
 	_cleanup_free_ char *path = NULL;
 	struct expand_error err;
 	char origin[PATH_MAX + 32];
@@ -289,14 +530,15 @@ static void add_path(struct frame *f, uint32_t access, const char *value)
 					  "as ${HOME} or ${CWD}");
 		return;
 	}
-	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->at);
 	if (optional)
 		policy_add_optional(f->ld->policy, path, access, origin);
 	else
 		policy_add(f->ld->policy, path, access, origin);
 }
 
-static void on_rights(struct frame *f, const char *name, const char *value)
+static void on_rights(struct frame *f, const char *name, const char *value,
+		      bool optional)
 {
 	char list[INIH_NAME_MAX + 1];
 	const char *bad = NULL;
@@ -313,7 +555,7 @@ static void on_rights(struct frame *f, const char *name, const char *value)
 			 (int)strcspn(bad, ","), bad, name, rights_hint);
 		return;
 	}
-	add_path(f, access, value);
+	add_path(f, access, value, optional);
 }
 
 static void on_setting(struct frame *f, const struct key *key,
@@ -325,7 +567,7 @@ static void on_setting(struct frame *f, const struct key *key,
 		if (strcmp(key->words[i].word, value))
 			continue;
 		snprintf(origin, sizeof(origin), "profile %s:%d", f->name,
-			 f->line);
+			 f->at);
 		policy_set(f->ld->policy, key->setting, key->words[i].value,
 			   origin);
 		return;
@@ -345,7 +587,7 @@ static void on_unset(struct frame *f, const char *value)
 			 POLICY_VAR_NAME_MAX);
 		return;
 	}
-	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->at);
 	policy_add_unset(f->ld->policy, value, origin);
 }
 
@@ -359,7 +601,7 @@ static void on_net_mode(struct frame *f, const char *value)
 			 value);
 		return;
 	}
-	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->at);
 	policy_set_net_mode(f->ld->policy, mode, origin);
 }
 
@@ -367,7 +609,7 @@ static void on_net_rule(struct frame *f, const char *name, const char *value)
 {
 	char origin[PATH_MAX + 32], why[256];
 
-	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->line);
+	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->at);
 	if (netrule_add_list(f->ld->policy, netrule_op(name), value, origin,
 			     why, sizeof(why)) < 0)
 		error_at(f, "%s: %s", name, why);
@@ -451,72 +693,135 @@ static const char *strip_comment(const char *value, char *buf, size_t size)
 	return buf;
 }
 
-/* inih's handler: returns 0 for anything unknown (and inih remembers the
+/* The key @name names in @section, or NULL after saying why not. */
+static const struct key *check_key(struct frame *f, const char *section,
+				   const char *name)
+{
+	const struct key *key = NULL;
+	char hint[128];
+
+	if (!known_section(section))
+		error_at(f, "'%s' is outside any section (put it under "
+			 "[profile], [filesystem], [network], [sandbox] or "
+			 "[environment])", name);
+	else if (strlen(name) >= INIH_NAME_MAX)
+		error_at(f, "key '%.20s...' is too long", name);
+	else if (!(key = find_key(section, name)))
+		error_at(f, "unknown key '%s' in [%s] (keys: %s)", name,
+			 section, keys_of(section, hint, sizeof(hint)));
+	return key;
+}
+
+/* Hands a whole value to its key; 1 if taken, 0 if refused. */
+static int take(struct frame *f, const struct key *key, const char *name,
+		const char *value, bool optional)
+{
+	size_t before = f->ld->result->n_errors;
+
+	switch (key->kind) {
+	case KEY_DESCRIPTION:
+		on_description(f, value);
+		break;
+	case KEY_INCLUDE:
+		on_include(f, value);
+		return 1;   /* an error in the included file is not this line's */
+	case KEY_RIGHTS:
+		on_rights(f, name, value, optional);
+		break;
+	case KEY_UNSET:
+		on_unset(f, value);
+		break;
+	case KEY_NET_MODE:
+		on_net_mode(f, value);
+		break;
+	case KEY_NET_RULE:
+		on_net_rule(f, name, value);
+		break;
+	case KEY_SETTING:
+	default:
+		on_setting(f, key, value);
+		break;
+	}
+	return f->ld->result->n_errors == before ? 1 : refuse(f);
+}
+
+/* The next line of a quoted value: taken once its closing quote comes. */
+static int go_on_quoted(struct frame *f)
+{
+	struct quoted *q = &f->q;
+	int r = unquote(f, f->cur + f->value_off, f->cur + f->cur_len);
+
+	if (r == QUOTE_MORE)
+		return 1;
+	q->open = false;
+	if (r == QUOTE_BAD)
+		return refuse(f);
+	f->at = q->line;
+	r = take(f, q->key, q->name, q->buf, q->optional);
+	f->at = f->line;
+	return r;
+}
+
+/*
+ * A value as written: "quoted" (or -"quoted" for an optional path), read
+ * from the raw line; else inih's value without its comment, a leading '-'
+ * making a path optional.
+ */
+static int on_key_value(struct frame *f, const struct key *key,
+			const char *name, const char *cooked)
+{
+	const char *raw = f->cur + f->value_off, *end = f->cur + f->cur_len;
+	char value[PROFILE_MAX_LINE + 1];
+	bool dash;
+	int r;
+
+	while (raw < end && is_space(*raw))
+		raw++;
+	dash = key->kind == KEY_RIGHTS && end - raw >= 2 && raw[0] == '-' &&
+	       raw[1] == '"';
+	if (raw < end && (raw[0] == '"' || dash)) {
+		quoted_reset(&f->q);
+		r = unquote(f, raw + 1 + dash, end);
+		if (r == QUOTE_BAD)
+			return refuse(f);
+		if (r == QUOTE_DONE)
+			return take(f, key, name, f->q.buf, dash);
+		f->q = (struct quoted){ .buf = f->q.buf, .len = f->q.len,
+					.size = f->q.size, .open = true,
+					.optional = dash, .line = f->line,
+					.key = key };
+		snprintf(f->q.name, sizeof(f->q.name), "%s", name);
+		return 1;
+	}
+	strip_comment(cooked, value, sizeof(value));
+	if (!value[0]) {
+		error_at(f, "'%s' has no value (write it after the '=')", name);
+		return refuse(f);
+	}
+	dash = key->kind == KEY_RIGHTS && value[0] == '-';
+	return take(f, key, name, value + dash, dash);
+}
+
+/* inih's handler: returns 0 for anything refused (and inih remembers the
  * line), 1 when the value was taken. */
 static int on_value(void *user, const char *section, const char *name,
-		    const char *raw)
+		    const char *cooked)
 {
 	struct frame *f = user;
 	const struct key *key;
-	char hint[128], value[PROFILE_MAX_LINE + 1];
-	bool ok = false;
 
-	strip_comment(raw, value, sizeof(value));
-
+	if (f->skip_section)
+		return refuse(f);
+	if (f->q.open)
+		return go_on_quoted(f);
 	if (f->ld->describe_only) {
-		if (!strcmp(section, "profile") &&
-		    !strcmp(name, "description"))
-			on_description(f, value);
-		return 1;
+		if (strcmp(section, "profile") || strcmp(name, "description"))
+			return 1;
+		key = find_key(section, name);
+	} else if (!(key = check_key(f, section, name))) {
+		return refuse(f);
 	}
-	if (!known_section(section)) {
-		if (!section[0])
-			error_at(f, "'%s' is outside any section (put it under "
-				 "[profile], [filesystem], [network], [sandbox] "
-				 "or [environment])", name);
-		else if (!f->section_reported)
-			error_at(f, "unknown section [%s]", section);
-	} else if (strlen(name) >= INIH_NAME_MAX) {
-		error_at(f, "key '%.20s...' is too long", name);
-	} else if (!(key = find_key(section, name))) {
-		error_at(f, "unknown key '%s' in [%s] (keys: %s)", name,
-			 section, keys_of(section, hint, sizeof(hint)));
-	} else if (!value[0]) {
-		error_at(f, "'%s' has no value (write it after the '=')",
-			 name);
-	} else {
-		size_t before = f->ld->result->n_errors;
-
-		switch (key->kind) {
-		case KEY_DESCRIPTION:
-			on_description(f, value);
-			break;
-		case KEY_INCLUDE:
-			on_include(f, value);
-			break;
-		case KEY_RIGHTS:
-			on_rights(f, name, value);
-			break;
-		case KEY_UNSET:
-			on_unset(f, value);
-			break;
-		case KEY_NET_MODE:
-			on_net_mode(f, value);
-			break;
-		case KEY_NET_RULE:
-			on_net_rule(f, name, value);
-			break;
-		case KEY_SETTING:
-		default:
-			on_setting(f, key, value);
-			break;
-		}
-		ok = f->ld->result->n_errors == before || key->kind ==
-			KEY_INCLUDE;
-	}
-	if (!ok && !f->handler_error_line)
-		f->handler_error_line = f->line;
-	return ok;
+	return on_key_value(f, key, name, cooked);
 }
 
 /* ---- files and includes ------------------------------------------------- */
@@ -549,10 +854,16 @@ static int parse(struct loader *ld, struct frame *f, const char *buf,
 	ld->stack[ld->depth++] = f;
 	r = ini_parse_stream(read_line, f, on_value, f);
 	ld->depth--;
+	if (f->q.open)
+		error_in(ld, shown(f), f->q.line, "the file ends inside this "
+			 "quoted value (close it with '\"')");
+	free(f->q.buf);
+	f->q.buf = NULL;
+	/* inih's own verdict, where our mirror of its rules did not see it */
 	if (r == -2)
-		error_in(ld, f->name, 0, "out of memory");
-	else if (r > 0 && r != f->handler_error_line && !ld->describe_only)
-		error_in(ld, f->name, r, "syntax error (expected [section], "
+		error_in(ld, shown(f), 0, "out of memory");
+	else if (r > 0 && r != f->first_refused && !ld->describe_only)
+		error_in(ld, shown(f), r, "syntax error (expected [section], "
 			 "KEY = VALUE, an indented continuation line or a "
 			 "comment)");
 	return ld->result->n_errors > before ? -EINVAL : 0;
@@ -601,8 +912,8 @@ static int check_include(struct loader *ld, struct frame *from,
 }
 
 /* Reads @path whole into *@buf; -errno after recording the error. */
-static int slurp(struct loader *ld, struct frame *from, const char *name,
-		 const char *path, struct stat *st, char **buf, size_t *len)
+static int slurp(struct loader *ld, struct frame *from, const char *path,
+		 struct stat *st, char **buf, size_t *len)
 {
 	_cleanup_close_ int fd = -1;
 	ssize_t n;
@@ -615,7 +926,7 @@ static int slurp(struct loader *ld, struct frame *from, const char *name,
 		if (from)
 			error_at(from, "include %s: %s", path, strerror(err));
 		else
-			error_in(ld, name, 0, "%s", strerror(err));
+			error_in(ld, path, 0, "%s", strerror(err));
 		return -err;
 	}
 	if (!S_ISREG(st->st_mode))
@@ -636,7 +947,7 @@ static int slurp(struct loader *ld, struct frame *from, const char *name,
 	if (from)
 		error_at(from, "include %s: %s", path, what);
 	else
-		error_in(ld, name, 0, "%s", what);
+		error_in(ld, path, 0, "%s", what);
 	return -EINVAL;
 }
 
@@ -649,7 +960,7 @@ static int load_file(struct loader *ld, struct frame *from, const char *name,
 	size_t len = 0;
 	int r;
 
-	if (slurp(ld, from, name, path, &st, &buf, &len) < 0)
+	if (slurp(ld, from, path, &st, &buf, &len) < 0)
 		return -EINVAL;
 	r = from ? check_include(ld, from, name, &st) : 1;
 	if (r <= 0)

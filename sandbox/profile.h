@@ -10,6 +10,11 @@
  *   [sandbox]     exec-anonymous = yes|no, unix-connect = scoped|allow,
  *                 require = bpf|any
  *
+ * A value may be quoted: "TEXT" (-"PATH" for an optional path) with the
+ * escapes \\ \" \n \t \r \xHH; a '\' ending a line inside the quotes
+ * goes on on the next, indented line.  profile_quote() writes that form
+ * whenever a value needs it.
+ *
  * Every error is collected as "FILE:LINE: what is wrong (hint)"; the
  * caller prints each as "corral: profile <that>" and fails (exit 125).
  */
@@ -27,6 +32,11 @@
 /* Longest line a profile may have, without its "\n" (inih 55 splits
  * lines of 200 bytes or more silently; we refuse them). */
 #define PROFILE_MAX_LINE 198
+/* Longest quoted value, decoded. */
+#define PROFILE_MAX_VALUE 8192
+/* profile_quote() splits a quoted value into lines of about this many
+ * bytes, so that KEY = VALUE stays far below PROFILE_MAX_LINE. */
+#define PROFILE_QUOTE_WIDTH 96
 /* Deepest include chain: a profile, and 8 levels of include below it. */
 #define PROFILE_MAX_DEPTH 8
 
@@ -92,6 +102,17 @@ void profile_result_free(struct profile_result *result);
  * cannot be read.  Nothing else in the file is checked.
  */
 int profile_describe(const char *path, char **description);
+
+/*
+ * @prefix (profile text, e.g. "${HOME}", or "") then @literal (each '$'
+ * doubled) as a profile value that reads back as written: bare when it
+ * can be, else quoted, and split over indented lines when long.  A '-'
+ * before it when @optional.  malloc'd; it may hold newlines.
+ */
+char *profile_quote(const char *prefix, const char *literal, bool optional);
+/* @text for a comment: one line of at most @max bytes, control bytes and
+ * invalid UTF-8 escaped as in quotes.  malloc'd. */
+char *profile_comment_text(const char *text, size_t max);
 
 /* --print-profile: @policy as INI, each rule with where it came from. */
 void profile_print(FILE *out, const struct policy *policy,

@@ -8,8 +8,10 @@
 
 #include "profile.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "netrule.h"
@@ -53,22 +55,191 @@ static const char *short_origin(const char *origin)
 	return strncmp(origin, "profile ", 8) ? origin : origin + 8;
 }
 
-/* One rule as "KEY = [-]PATH   ; origin"; each '$' in the path is doubled
- * so that the output reads back as the same profile. */
+/* ---- quoting (the rule is in profile.h and corral.profile(5)) -------- */
+
+struct text {
+	char *buf;
+	size_t len, size;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->size) {
+		t->size = 2 * (t->len + n + 1) + 64;
+		t->buf = xrealloc(t->buf, t->size, 1);
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+	t->buf[t->len] = '\0';
+}
+
+static void text_adds(struct text *t, const char *s)
+{
+	text_add(t, s, strlen(s));
+}
+
+/* Length of the valid UTF-8 character at @s (of @n bytes), or 0. */
+static size_t utf8_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t cp;
+	size_t len;
+
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		len = 2, cp = u[0] & 0x1f;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
+		len = 3, cp = u[0] & 0x0f;
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+		len = 4, cp = u[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* Bytes a text file should not hold raw: control bytes, bad UTF-8. */
+static bool raw_ok(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	return c >= 0x20 && c != 0x7f && utf8_len(s, n);
+}
+
+/*
+ * The character at @s (@n bytes left) as written inside quotes, in @tok;
+ * returns the bytes of @s it stands for.  At the start of a continuation
+ * line, inih would skip a blank and take ';' or '#' for a comment.
+ */
+static size_t quoted_char(const char *s, size_t n, bool line_start,
+			  char tok[8])
+{
+	static const char plain[] = "\"\\\n\t\r", named[] = "\"\\ntr";
+	const char *esc = strchr(plain, s[0]);
+	size_t len = utf8_len(s, n);
+
+	if (esc && s[0]) {
+		snprintf(tok, 8, "\\%c", named[esc - plain]);
+		return 1;
+	}
+	if (!raw_ok(s, n) || (line_start && strchr(" ;#", s[0]))) {
+		snprintf(tok, 8, "\\x%02x", (unsigned char)s[0]);
+		return 1;
+	}
+	memcpy(tok, s, len);
+	tok[len] = '\0';
+	return len;
+}
+
+/* Whether @s would not read back as itself written bare. */
+static bool needs_quotes(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > PROFILE_QUOTE_WIDTH || strchr("\"-", s[0]) ||
+	    isspace((unsigned char)s[0]) || isspace((unsigned char)s[n - 1]))
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (!raw_ok(s + i, n - i))
+			return true;
+		if (s[i] == ';' && i && isspace((unsigned char)s[i - 1]))
+			return true;   /* inih: an inline comment */
+	}
+	return false;
+}
+
+static void add_quoted(struct text *t, const char *s)
+{
+	size_t n = strlen(s), width = 0;
+	bool line_start = false;
+	char tok[8];
+
+	text_adds(t, "\"");
+	for (size_t i = 0, used; i < n; i += used) {
+		used = quoted_char(s + i, n - i, line_start, tok);
+		if (width && width + strlen(tok) > PROFILE_QUOTE_WIDTH) {
+			text_adds(t, "\\\n\t");
+			width = 0;
+			used = quoted_char(s + i, n - i, true, tok);
+		}
+		text_adds(t, tok);
+		width += strlen(tok);
+		line_start = false;
+	}
+	text_adds(t, "\"");
+}
+
+char *profile_quote(const char *prefix, const char *literal, bool optional)
+{
+	struct text value = { 0 }, out = { 0 };
+
+	text_adds(&value, prefix);
+	for (const char *p = literal; *p; p++)
+		text_add(&value, *p == '$' ? "$$" : p, *p == '$' ? 2 : 1);
+	text_adds(&out, optional ? "-" : "");
+	if (needs_quotes(value.buf))
+		add_quoted(&out, value.buf);
+	else
+		text_adds(&out, value.buf);
+	free(value.buf);
+	return out.buf;
+}
+
+char *profile_comment_text(const char *text, size_t max)
+{
+	struct text out = { 0 };
+	size_t n = strlen(text);
+	char tok[8];
+
+	text_adds(&out, "");
+	for (size_t i = 0, used; i < n; i += used) {
+		used = raw_ok(text + i, n - i) ? utf8_len(text + i, n - i) : 1;
+		if (used == 1 && !raw_ok(text + i, n - i))
+			snprintf(tok, sizeof(tok), "\\x%02x",
+				 (unsigned char)text[i]);
+		else
+			snprintf(tok, sizeof(tok), "%.*s", (int)used, text + i);
+		if (out.len + strlen(tok) + 3 > max) {
+			text_adds(&out, "...");
+			break;
+		}
+		text_adds(&out, tok);
+	}
+	return out.buf;
+}
+
+/* ---- --print-profile ---------------------------------------------------- */
+
+/* One rule as "KEY = [-]PATH   ; origin", the path quoted when it needs
+ * to be (its '$' doubled) so that the output reads back as the same
+ * profile.  An origin that would not fit on the line goes above it. */
 static void print_rule(FILE *out, const struct policy_rule *rule)
 {
-	char names[128], line[2 * PATH_MAX + 160];
+	char names[128];
 	const char *key = rights_key(rule->access, names, sizeof(names));
-	size_t n = (size_t)snprintf(line, sizeof(line), "%s = %s", key,
-				    rule->optional ? "-" : "");
+	_cleanup_free_ char *value = profile_quote("", rule->path,
+						   rule->optional);
+	_cleanup_free_ char *origin =
+		profile_comment_text(short_origin(rule->origin), 120);
+	size_t len = strlen(key) + 3 + strlen(value);
 
-	for (const char *p = rule->path; *p && n + 3 < sizeof(line); p++) {
-		if (*p == '$')
-			line[n++] = '$';
-		line[n++] = *p;
+	if (strchr(value, '\n') ||
+	    (len > 40 ? len : 40) + 3 + strlen(origin) > PROFILE_MAX_LINE) {
+		fprintf(out, "; %s\n%s = %s\n", origin, key, value);
+		return;
 	}
-	line[n] = '\0';
-	fprintf(out, "%-40s ; %s\n", line, short_origin(rule->origin));
+	fprintf(out, "%s = %-*s ; %s\n", key, (int)(37 - strlen(key)), value,
+		origin);
 }
 
 /* [network]: shown only when a rule or a setting says something. */
@@ -92,6 +263,19 @@ static void print_network(FILE *out, const struct policy *policy)
 	}
 }
 
+/* "# PATH: description", as one comment line a profile may hold. */
+static void print_file(FILE *out, const struct profile_file *pf)
+{
+	_cleanup_free_ char *line = NULL, *text = NULL;
+	const char *description = pf->description ? pf->description
+						  : "(no description)";
+
+	line = xmalloc(strlen(pf->path) + strlen(description) + 3);
+	sprintf(line, "%s: %s", pf->path, description);
+	text = profile_comment_text(line, PROFILE_MAX_LINE - 2);
+	fprintf(out, "# %s\n", text);
+}
+
 void profile_print(FILE *out, const struct policy *policy,
 		   const struct profile_result *result)
 {
@@ -100,9 +284,7 @@ void profile_print(FILE *out, const struct policy *policy,
 
 	fputs("# corral --print-profile: the merged, expanded policy\n", out);
 	for (size_t i = 0; i < result->n_files; i++)
-		fprintf(out, "# %s: %s\n", result->files[i].path,
-			result->files[i].description ? result->files[i].description
-						     : "(no description)");
+		print_file(out, &result->files[i]);
 	fputs("\n[filesystem]\n", out);
 	for (size_t i = 0; i < policy->n_rules; i++)
 		print_rule(out, &policy->rules[i]);

@@ -172,8 +172,8 @@ static void test_syntax_errors(void)
 		     "VALUE, an indented continuation line or a comment)",
 		     "a line that is not INI");
 	expect_error("[filesystem\n",
-		     "t.profile:1: syntax error (expected [section], KEY = "
-		     "VALUE, an indented continuation line or a comment)",
+		     "t.profile:1: missing ']' at the end of the section name "
+		     "(write [NAME] on a line of its own)",
 		     "an unclosed section header");
 	expect_error("[filesystem]\nrw =\n",
 		     "t.profile:2: 'rw' has no value (write it after the '=')",
@@ -210,10 +210,12 @@ static void test_long_lines(void)
 	snprintf(text, sizeof(text), "[filesystem]\nro = /%0193d\nrw = /\n", 0);
 	TAP_EQ(199, strchr(text + 13, '\n') - (text + 13), "(line 2 is 199 "
 	       "bytes)");
-	expect_error(text, "t.profile:2: line too long (max 198 bytes)",
+	expect_error(text, "t.profile:2: line too long (max 198 bytes; a quoted "
+		     "value can go on over several lines)",
 		     "a 199-byte line is refused with its line number");
 	snprintf(text, sizeof(text), "ro = /%0193d\nrw = /\n", 0);
-	expect_error(text, "t.profile:1: line too long (max 198 bytes)",
+	expect_error(text, "t.profile:1: line too long (max 198 bytes; a quoted "
+		     "value can go on over several lines)",
 		     "'ro = <194 chars>' then 'rw = /': refused as file:1");
 	snprintf(text, sizeof(text), "[filesystem]\nro = /%0192d\n", 0);
 	p = parse_text(text);
@@ -485,7 +487,7 @@ static void test_includes(void)
 
 	p = load("cycle-a");
 	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
-		"cycle-b.profile:3: include cycle: cycle-a.profile -> "
+		TEST_PROFILES "/cycle-b.profile:3: include cycle: cycle-a.profile -> "
 		"cycle-b.profile -> cycle-a.profile (remove one of these "
 		"includes)"), "an include cycle (%s)", first_error(&p));
 	parsed_free(&p);
@@ -496,7 +498,7 @@ static void test_includes(void)
 	parsed_free(&p);
 	p = load("deep0");
 	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
-		"deep8.profile:3: include 'deep9.profile': includes nest "
+		TEST_PROFILES "/deep8.profile:3: include 'deep9.profile': includes nest "
 		"deeper than 8 levels (flatten them)"),
 	       "a 9th level is refused (%s)", first_error(&p));
 	parsed_free(&p);
@@ -513,7 +515,7 @@ static void test_includes(void)
 	parsed_free(&p);
 	p = load("broken-include");
 	TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
-		"bad-key.profile:4: unknown key 'name' in [profile] (keys: "
+		TEST_PROFILES "/bad-key.profile:4: unknown key 'name' in [profile] (keys: "
 		"description, include)"),
 	       "an error in an included file names that file (%s)",
 	       first_error(&p));
@@ -620,6 +622,231 @@ static void test_flags_merge(void)
 	       "and fails to load");
 	cli_free(&o);
 	profile_result_free(&res);
+}
+
+/* Issue 24, point 10: each syntax error at its own line, in line order;
+ * a broken section header silences the keys under it. */
+static void test_error_order(void)
+{
+	static const struct {
+		const char *text, *want, *name;
+		size_t n_errors;
+	} cases[] = {
+		{ "[profile]\ndescription = x\n[filesystem\nro = /usr\n",
+		  "t.profile:3: missing ']' at the end of the section name "
+		  "(write [NAME] on a line of its own)",
+		  "'[filesystem': the missing ']' only, not line 4's key", 1 },
+		{ "[filesystem ; a comment]\nro = /usr\n",
+		  "t.profile:1: missing ']' at the end of the section name "
+		  "(write [NAME] on a line of its own)",
+		  "a ']' after ' ;' is a comment's, as inih reads it", 1 },
+		{ "[filesystem]\nthis is not ini\nfoo = /x\n",
+		  "t.profile:2: syntax error (expected [section], KEY = "
+		  "VALUE, an indented continuation line or a comment)",
+		  "a syntax error comes before a later line's bad key", 2 },
+		{ "[filesystem]\nro = /a\n[bogus]\nx = 1\n[sandbox]\nnope = 1\n",
+		  "t.profile:3: unknown section [bogus] (sections: [profile], "
+		  "[filesystem], [network], [sandbox], [environment])",
+		  "an unknown section, then the next section's bad key", 2 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct parsed p = parse_text(cases[i].text);
+
+		TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p), cases[i].want) &&
+		       p.result.n_errors == cases[i].n_errors,
+		       "%s (%zu error(s))", cases[i].name, p.result.n_errors);
+		for (size_t e = 0; e < p.result.n_errors; e++)
+			if (strcmp(first_error(&p), cases[i].want) ||
+			    p.result.n_errors != cases[i].n_errors)
+				printf("#   got: %s\n", p.result.errors[e]);
+		parsed_free(&p);
+	}
+	/* a profile found on the search path is named by its path */
+	{
+		struct parsed p = load("bad-key");
+
+		TAP_OK(p.r == -EINVAL && !strcmp(first_error(&p),
+			TEST_PROFILES "/bad-key.profile:4: unknown key 'name' "
+			"in [profile] (keys: description, include)"),
+		       "a profile NAME's errors name its file with its "
+		       "directory (%s)", first_error(&p));
+		parsed_free(&p);
+	}
+}
+
+/* Issue 24, point 11: quoted values. */
+static void test_quoting(void)
+{
+	static const struct {
+		const char *text, *path;
+		bool optional;
+		const char *name;
+	} good[] = {
+		{ "rw = \"/a b \"\n", "/a b ", false, "trailing blank kept" },
+		{ "rw = \"/a ;b\" ; a comment\n", "/a ;b", false,
+		  "' ;' inside quotes is not a comment; after them it is" },
+		{ "rw = -\"/x y\"\n", "/x y", true, "-\"...\": optional" },
+		{ "rw = \"/l\\nm\\tn\\r\"\n", "/l\nm\tn\r", false,
+		  "\\n \\t \\r" },
+		{ "rw = \"/q\\\"b\\\\s\"\n", "/q\"b\\s", false, "\\\" and \\\\" },
+		{ "rw = \"/h\\xff\\x3B\"\n", "/h\xff;", false, "\\xHH" },
+		{ "rw = \"/#x\"\n", "/#x", false, "'#' inside quotes" },
+		{ "rw = \"/aaa\\\n\tbbb\\\n  ccc\"\n", "/aaabbbccc", false,
+		  "'\\' at the end of a line goes on on the next" },
+		{ "rw = \"/cost$$\"\n", "/cost$", false,
+		  "variables expand inside quotes ($$)" },
+		{ "rw = /plain\"quote\\\n", "/plain\"quote\\", false,
+		  "unquoted values stay as they were (backwards compatible)" },
+	};
+	static const struct { const char *text, *want, *name; } bad[] = {
+		{ "rw = \" /a\"\n",
+		  "t.profile:2: ' /a' is not an absolute path (start it with "
+		  "'/' or a variable such as ${HOME} or ${CWD})",
+		  "a leading blank inside quotes is the path's own" },
+		{ "rw = \"-/x\"\n",
+		  "t.profile:2: '-/x' is not an absolute path (start it with "
+		  "'/' or a variable such as ${HOME} or ${CWD})",
+		  "\"-...\": the '-' is the path's own, not 'optional'" },
+		{ "rw = \"/a\n",
+		  "t.profile:2: unterminated quoted value (close it with '\"', "
+		  "or end the line with '\\' to go on on the next, indented "
+		  "line)", "an unterminated quote" },
+		{ "rw = \"/a\"b\n",
+		  "t.profile:2: 'b' after the closing quote (only a '; "
+		  "comment' may follow it)", "text after the closing quote" },
+		{ "rw = \"/a\\q\"\n",
+		  "t.profile:2: bad escape '\\q' in a quoted value (write \\\\, "
+		  "\\\", \\n, \\t, \\r or \\xHH, HH not 00)", "a bad escape" },
+		{ "rw = \"/a\\x00\"\n",
+		  "t.profile:2: bad escape '\\x00' in a quoted value (write "
+		  "\\\\, \\\", \\n, \\t, \\r or \\xHH, HH not 00)",
+		  "no NUL byte in a value" },
+		{ "rw = \"/a\\\nro = /b\n",
+		  "t.profile:2: the quoted value ends in '\\' but line 3 does "
+		  "not go on with it (indent that line, or close the value "
+		  "with '\"')", "a '\\' line followed by a key" },
+		{ "rw = \"/a\\\n",
+		  "t.profile:2: the file ends inside this quoted value (close "
+		  "it with '\"')", "the file ends inside quotes" },
+	};
+	char text[512];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		struct parsed p;
+
+		snprintf(text, sizeof(text), "[filesystem]\n%s", good[i].text);
+		p = parse_text(text);
+		TAP_OK(p.policy.n_rules == 1 &&
+		       !strcmp(p.policy.rules[0].path, good[i].path) &&
+		       p.policy.rules[0].optional == good[i].optional &&
+		       !strcmp(p.policy.rules[0].origin, "profile t.profile:2"),
+		       "quoting: %s", good[i].name);
+		if (p.policy.n_rules != 1)
+			printf("#   %s\n", first_error(&p));
+		parsed_free(&p);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		snprintf(text, sizeof(text), "[filesystem]\n%s", bad[i].text);
+		expect_error(text, bad[i].want, bad[i].name);
+	}
+	{
+		struct parsed p = parse_text("[profile]\ndescription = \"a ; "
+					     "b \"\n[filesystem]\nro = /a\n"
+					     "     \"/b c\" ; d\n");
+
+		TAP_OK(p.r == 0 && p.policy.n_rules == 2 &&
+		       !strcmp(p.policy.rules[1].path, "/b c") &&
+		       !strcmp(p.result.files[0].description, "a ; b "),
+		       "quotes in a description and on a continuation line "
+		       "(%s)", first_error(&p));
+		parsed_free(&p);
+	}
+}
+
+static char *printed(const struct policy *policy,
+		     const struct profile_result *result)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (!out)
+		return strdup("");
+	profile_print(out, policy, result);
+	fclose(out);
+	return text;
+}
+
+/*
+ * print -> parse -> print for paths --print-profile wrote unreadably
+ * before: each nasty path reads back as itself, and the text printed from
+ * a printed profile is that profile, byte for byte (the first print has
+ * no "# FILE" line yet, so its rules name other line numbers).
+ */
+static void test_print_nasty_paths(void)
+{
+	static const char *const paths[] = {
+		"/t/new\nline", "/t/semi ;colon", "/t/hash#mark", "/t/#lead",
+		"/t/trailing ", "/t/-leading-dash", "/t/q\"uote\"",
+		"/t/back\\slash", "/t/bad\xff\xfe-utf8", "/t/\xc3\xa9t\xc3\xa9",
+		"/t/tab\there", "/t/dollar$x", "/t/  ;#  ", NULL /* long */,
+	};
+	char longpath[1001];
+	struct parsed p = { 0 }, q, r, t;
+	char *one, *two, *three, *four;
+	size_t lines_ok = 1, n = sizeof(paths) / sizeof(*paths);
+	bool same = true;
+
+	memset(longpath, 'x', 1000);
+	longpath[0] = '/';
+	for (int i = 100; i < 1000; i += 100)
+		longpath[i] = i == 300 ? ' ' : i == 500 ? ';' : '/';
+	longpath[1000] = '\0';
+	for (size_t i = 0; i < n; i++)
+		policy_add(&p.policy, paths[i] ? paths[i] : longpath,
+			   i % 3 ? CORRAL_GROUP_RO : CORRAL_GROUP_RW,
+			   "--ro on the command line");
+	policy_add_optional(&p.policy, "/t/opt ional\n", CORRAL_GROUP_RX,
+			    "--rx on the command line");
+	one = printed(&p.policy, &p.result);
+	q = parse_text(one);
+	TAP_EQ(0, q.r, "nasty paths: the printed profile reads back (%s)",
+	       first_error(&q));
+	for (size_t i = 0; i < p.policy.n_rules && same; i++) {
+		same = i < q.policy.n_rules &&
+		       !strcmp(p.policy.rules[i].path, q.policy.rules[i].path) &&
+		       p.policy.rules[i].access == q.policy.rules[i].access &&
+		       p.policy.rules[i].optional == q.policy.rules[i].optional;
+		if (!same)
+			printf("#   rule %zu differs: '%s'\n", i,
+			       p.policy.rules[i].path);
+	}
+	TAP_OK(same && q.policy.n_rules == p.policy.n_rules,
+	       "nasty paths: newline, ' ;', '#', blanks, '-', quotes, '\\', "
+	       "bad UTF-8, '$', a 1000-byte path: the same rules");
+	two = printed(&q.policy, &q.result);
+	r = parse_text(two);
+	three = printed(&r.policy, &r.result);
+	t = parse_text(three);
+	four = printed(&t.policy, &t.result);
+	TAP_OK(r.r == 0 && t.r == 0 && !strcmp(three, four),
+	       "nasty paths: print -> parse -> print is identical");
+	for (const char *l = one; *l; l = strchr(l, '\n') + 1)
+		lines_ok &= strcspn(l, "\n") <= PROFILE_MAX_LINE;
+	TAP_OK(lines_ok && strstr(one, "/t/hash#mark ") &&
+	       strstr(one, "rw = /t/-leading-dash") == NULL,
+	       "nasty paths: every line fits, plain paths stay bare");
+	if (!same || strcmp(three, four))
+		printf("# %s\n# %s", three, four);
+	free(one);
+	free(two);
+	free(three);
+	free(four);
+	parsed_free(&p);
+	parsed_free(&q);
+	parsed_free(&r);
+	parsed_free(&t);
 }
 
 /* --print-profile output parses back to the same rules. */
@@ -836,6 +1063,9 @@ int main(void)
 	test_messages();
 	test_flags_merge();
 	test_print_round_trip();
+	test_error_order();
+	test_quoting();
+	test_print_nasty_paths();
 	test_cli();
 	test_find_program();
 	test_list();
