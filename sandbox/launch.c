@@ -152,7 +152,8 @@ static _Noreturn void watch_finish(struct watch *w,
 	out = fdopen(steal_fd(&req->learn_fd), "w");
 	if (!out)
 		die_errno("%s: writing the learned profile", name);
-	n = learn_write(&w->learn, out, command, base[0] ? base : NULL);
+	n = learn_write(&w->learn, out, stderr, command,
+			base[0] ? base : NULL);
 	if (fclose(out))
 		die_errno("%s: writing the learned profile", name);
 	fprintf(stderr, "corral: wrote %s: %zu rule%s from %zu refused "

@@ -8,10 +8,15 @@
  * directory only listed gets the single right readdir.
  * Then the set is made small: everything under /usr collapses to one
  * rx = /usr, a rule already covered by an ancestor's is dropped, three or
- * more files read in one directory become one rule on the directory, and
+ * more files read in one directory become one rule on the directory
+ * (secrets excepted: each keeps a rule of its own, to be seen), and
  * ${CWD} and ${HOME} replace their values so the profile travels.
  * Network accesses become [network] rules: connects with the address and
  * port used, binds with the port (and the address, unless the wildcard).
+ * A rule that reaches a secret (secrets.c: keys, credentials, browser
+ * profiles, histories) gets a warning on stderr and a comment above it.
+ * Whatever the command line or the paths hold, the profile reads back:
+ * values are quoted as profile_quote() says, comments are escaped.
  */
 #include "config.h"
 
@@ -24,6 +29,8 @@
 #include "events.h"
 #include "netrule.h"
 #include "policy.h"
+#include "profile.h"
+#include "secrets.h"
 #include "util.h"
 
 #define CHANGE_RIGHTS (CORRAL_ACCESS_WRITE | CORRAL_ACCESS_TRUNCATE | \
@@ -184,21 +191,36 @@ static char *rule_path(const struct learned_path *p)
 	return is_dir(p->path) ? xstrdup(p->path) : parent_of(p->path);
 }
 
+/* A file that is or is in a secret: never folded into its directory,
+ * where the rule would hide it and reach its neighbours too. */
+static bool is_secret(const char *path, const char *home)
+{
+	bool holds;
+
+	return secret_find(path, home, &holds) && !holds;
+}
+
+/* May rule @r be folded into its directory? */
+static bool foldable(const struct rule *r, const char *home)
+{
+	return !r->dropped && !is_dir(r->path) && !is_secret(r->path, home);
+}
+
 /* Three or more files read in one directory: one rule on the directory. */
-static void fold_read_files(struct rule **rules, size_t *n)
+static void fold_read_files(struct rule **rules, size_t *n, const char *home)
 {
 	for (size_t i = 0; i < *n; i++) {
 		_cleanup_free_ char *dir = NULL;
 		uint32_t group = 0, files = 0;
 		size_t siblings = 0;
 
-		if ((*rules)[i].dropped || is_dir((*rules)[i].path))
+		if (!foldable(&(*rules)[i], home))
 			continue;
 		dir = parent_of((*rules)[i].path);
 		for (size_t j = 0; j < *n; j++) {
 			_cleanup_free_ char *other = NULL;
 
-			if ((*rules)[j].dropped || is_dir((*rules)[j].path))
+			if (!foldable(&(*rules)[j], home))
 				continue;
 			other = parent_of((*rules)[j].path);
 			siblings += !strcmp(other, dir);
@@ -208,7 +230,7 @@ static void fold_read_files(struct rule **rules, size_t *n)
 		for (size_t j = 0; j < *n; j++) {
 			_cleanup_free_ char *other = NULL;
 
-			if ((*rules)[j].dropped || is_dir((*rules)[j].path))
+			if (!foldable(&(*rules)[j], home))
 				continue;
 			other = parent_of((*rules)[j].path);
 			if (strcmp(other, dir))
@@ -236,10 +258,12 @@ static void drop_covered(struct rule *rules, size_t n)
 			}
 }
 
-/* ${CWD}/... or ${HOME}/..., the longer match first. */
-static void write_path(FILE *out, const char *path, const struct learn *l)
+/* ${CWD}/... or ${HOME}/..., the longer match first, as a profile value
+ * (quoted when it needs to be), malloc'd. */
+static char *rule_value(const char *path, const struct learn *l)
 {
 	const char *vars[2][2] = { { "CWD", l->cwd }, { "HOME", l->home } };
+	char prefix[16];
 
 	if (l->cwd && l->home && strlen(l->home) > strlen(l->cwd)) {
 		vars[0][0] = "HOME"; vars[0][1] = l->home;
@@ -249,35 +273,100 @@ static void write_path(FILE *out, const char *path, const struct learn *l)
 		const char *v = vars[i][1];
 
 		if (v && strcmp(v, "/") && is_under(path, v)) {
-			fprintf(out, "${%s}%s", vars[i][0], path + strlen(v));
-			return;
+			snprintf(prefix, sizeof(prefix), "${%s}", vars[i][0]);
+			return profile_quote(prefix, path + strlen(v), false);
 		}
 	}
-	fputs(path, out);
+	return profile_quote("", path, false);
+}
+
+/*
+ * The command, each argument quoted when it needs to be, for comments:
+ * a multi-line `sh -c` script must not end the comment line.
+ */
+static char *command_text(char *const *command, size_t max_args)
+{
+	char *text = xstrdup("");
+
+	for (size_t i = 0; command[i] && i < max_args; i++) {
+		_cleanup_free_ char *arg = profile_quote(command[i], "", false);
+		size_t len = strlen(text);
+
+		/* profile_quote splits long arguments: one line here */
+		for (char *p = arg, *q = arg;; p++) {
+			if (*p == '\\' && p[1] == '\n' && p[2] == '\t') {
+				p += 2;
+				continue;
+			}
+			*q++ = *p;
+			if (!*p)
+				break;
+		}
+		text = xrealloc(text, len + strlen(arg) + 2, 1);
+		sprintf(text + len, "%s%s", i ? " " : "", arg);
+	}
+	return text;
+}
+
+/* The command in comment lines of at most 78 bytes. */
+static void write_command(FILE *out, char *const *command)
+{
+	_cleanup_free_ char *text = command_text(command, (size_t)-1);
+	_cleanup_free_ char *safe = profile_comment_text(text, 16 * 1024);
+	size_t n = strlen(safe);
+
+	for (size_t i = 0; i < n; i += 72)
+		fprintf(out, "#   %.72s\n", safe + i);
 }
 
 static void write_header(FILE *out, char *const *command, const char *base)
 {
 	time_t now = time(NULL);
 	char date[32] = "";
+	_cleanup_free_ char *args = command_text(command, 4);
+	_cleanup_free_ char *text = NULL, *value = NULL;
 
 	strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
-	fprintf(out, "# Learned by `corral learn` on %s from:\n#  ", date);
-	for (char *const *a = command; *a; a++)
-		fprintf(out, " %s", *a);
-	fputs("\n# Each rule says what the run was seen doing there.  Review it:"
+	fprintf(out, "# Learned by `corral learn` on %s from:\n", date);
+	write_command(out, command);
+	fputs("# Each rule says what the run was seen doing there.  Review it:"
 	      "\n# a learned profile allows exactly what one run needed.\n\n"
-	      "[profile]\ndescription = learned from:", out);
-	for (char *const *a = command; *a && a - command < 4; a++)
-		fprintf(out, " %s", *a);
-	fputc('\n', out);
+	      "[profile]\n", out);
+	text = xmalloc(strlen(args) + sizeof("learned from: "));
+	sprintf(text, "learned from: %s", args);
+	free(args);
+	args = profile_comment_text(text, 120);
+	/* as the prefix: a description's '$' is text, not to be doubled */
+	value = profile_quote(args, "", false);
+	fprintf(out, "description = %s\n", value);
 	if (base)
 		fprintf(out, "include = %s\n", base);
 	fputs("\n[filesystem]\n", out);
 }
 
-size_t learn_write(struct learn *l, FILE *out, char *const *command,
-		   const char *base)
+/* A warning, and a comment above the rule, when @rule reaches a secret. */
+static void flag_secret(FILE *out, FILE *warn, const struct rule *rule,
+			const char *value, const struct learn *l)
+{
+	bool holds;
+	const struct secret *s = secret_find(rule->path, l->home, &holds);
+	_cleanup_free_ char *shown = NULL;
+
+	/* listing ~ shows names, not what the files hold */
+	if (!s || (holds && rule->group == CORRAL_ACCESS_READDIR))
+		return;
+	shown = profile_comment_text(value, 100);
+	fprintf(out, "; SECRET: %s ~/%s (%s): keep this rule only if the "
+		"command must have them\n", holds ? "covers" : "in", s->path,
+		s->what);
+	if (warn)
+		fprintf(warn, "corral: learn: %s = %s %s ~/%s (%s): review it\n",
+			group_name(rule->group), shown,
+			holds ? "covers" : "is in", s->path, s->what);
+}
+
+size_t learn_write(struct learn *l, FILE *out, FILE *warn,
+		   char *const *command, const char *base)
 {
 	static const uint32_t order[] = {
 		CORRAL_GROUP_RX, CORRAL_GROUP_RO, CORRAL_ACCESS_READDIR,
@@ -292,18 +381,23 @@ size_t learn_write(struct learn *l, FILE *out, char *const *command,
 		add_rule(&rules, &n, where, group_for(l->paths[i].access),
 			 l->paths[i].path);
 	}
-	fold_read_files(&rules, &n);
+	fold_read_files(&rules, &n, l->home);
 	drop_covered(rules, n);
 	write_header(out, command, base);
 	for (size_t g = 0; g < sizeof(order) / sizeof(*order); g++)
 		for (size_t i = 0; i < n; i++) {
+			_cleanup_free_ char *value = NULL, *example = NULL;
+
 			if (rules[i].dropped || rules[i].group != order[g])
 				continue;
-			fprintf(out, "; %u access%s, e.g. %s\n%s = ",
+			value = rule_value(rules[i].path, l);
+			example = profile_comment_text(rules[i].example, 150);
+			fprintf(out, "; %u access%s, e.g. %s\n",
 				rules[i].files, rules[i].files == 1 ? "" : "es",
-				rules[i].example, group_name(rules[i].group));
-			write_path(out, rules[i].path, l);
-			fputc('\n', out);
+				example);
+			flag_secret(out, warn, &rules[i], value, l);
+			fprintf(out, "%s = %s\n", group_name(rules[i].group),
+				value);
 			written++;
 		}
 	if (l->n_net)

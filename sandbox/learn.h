@@ -32,10 +32,12 @@ void learn_record(const struct corral_event *ev, void *learn);
 void learn_add(struct learn *l, const char *path, uint32_t access);
 /*
  * Writes the profile: @command (for the header comment), @base (an
- * include, or NULL).  Returns the number of rules written.
+ * include, or NULL).  A rule that reaches a secret (secrets.h) gets a
+ * comment and, when @warn is not NULL, one line there.  Returns the
+ * number of rules written.
  */
-size_t learn_write(struct learn *l, FILE *out, char *const *command,
-		   const char *base);
+size_t learn_write(struct learn *l, FILE *out, FILE *warn,
+		   char *const *command, const char *base);
 void learn_free(struct learn *l);
 
 #endif /* CORRAL_LEARN_H */
