@@ -289,7 +289,10 @@ static char *command_text(char *const *command, size_t max_args)
 	char *text = xstrdup("");
 
 	for (size_t i = 0; command[i] && i < max_args; i++) {
-		_cleanup_free_ char *arg = profile_quote(command[i], "", false);
+		/* "-c", not "\"-c\"": an option's dash is shown as it is */
+		bool dash = command[i][0] == '-';
+		_cleanup_free_ char *arg = profile_quote(command[i] + dash, "",
+							 dash);
 		size_t len = strlen(text);
 
 		/* profile_quote splits long arguments: one line here */
