@@ -11,7 +11,7 @@
  *   - the task carries no domain: return 0 at once.  An unsandboxed task
  *     pays one load (has it any BPF local storage at all?) per hook and
  *     nothing else, and no hook runs on the paths every process takes
- *     most (no file_free_security: see ioctl_denied in maps.h).
+ *     most (no file_free_security: see open_denied in maps.h).
  *
  * Inside a domain everything fails closed: a walk deeper than
  * CORRAL_MAX_DEPTH, a missing domain or a failed storage allocation is a
@@ -220,87 +220,116 @@ static __always_inline int kernel_private_open(struct file *file)
 	return BPF_CORE_READ(mnt, mnt_ns) == MNT_NS_INTERNAL;
 }
 
-/*
- * A new entry for @key, charged to @t's domain (see ioctl_denied in
- * maps.h): NULL when the domain has used its share or is gone.
- */
-static __always_inline struct ioctl_denied_devs *
-ioctl_denied_entry(struct corral_task *t, __u64 key)
+static __always_inline __u64 denied_bits(__u32 rights)
 {
-	struct ioctl_denied_devs fresh = { .domain = t->domain }, *d;
-	struct corral_domain *dom;
+	return (rights & CORRAL_ACCESS_IOCTL ? DENIED_IOCTL : 0) |
+	       (rights & CORRAL_ACCESS_TRUNCATE ? DENIED_TRUNCATE : 0);
+}
 
-	d = bpf_map_lookup_elem(&ioctl_denied, &key);
+/*
+ * The entry of opener @cred, made and charged to @domain if it has none
+ * (see open_denied in maps.h): NULL when the domain has used its share
+ * or is gone.
+ */
+static __always_inline struct open_denied_files *
+open_denied_entry(__u64 domain, __u64 cred)
+{
+	struct open_denied_files fresh = { .domain = domain }, *d;
+	struct corral_domain *dom;
+	__u64 key = cred;       /* 6.1: a map key must be on the stack */
+
+	d = bpf_map_lookup_elem(&open_denied, &key);
 	if (d)
 		return d;
-	dom = bpf_map_lookup_elem(&domains, &t->domain);
+	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (!dom)
 		return NULL;
-	if (__sync_fetch_and_add(&dom->ioctl_creds, 1) >=
-	    CORRAL_IOCTL_CREDS_PER_DOMAIN) {
-		__sync_fetch_and_add(&dom->ioctl_creds, -1);
+	if (__sync_fetch_and_add(&dom->denied_creds, 1) >=
+	    CORRAL_DENIED_CREDS_PER_DOMAIN) {
+		__sync_fetch_and_add(&dom->denied_creds, -1);
 		return NULL;
 	}
 	/* another thread of the same credentials may race us here: the
 	 * loser gives its charge back */
-	if (bpf_map_update_elem(&ioctl_denied, &key, &fresh, BPF_NOEXIST))
-		__sync_fetch_and_add(&dom->ioctl_creds, -1);
-	return bpf_map_lookup_elem(&ioctl_denied, &key);
+	if (bpf_map_update_elem(&open_denied, &key, &fresh, BPF_NOEXIST))
+		__sync_fetch_and_add(&dom->denied_creds, -1);
+	return bpf_map_lookup_elem(&open_denied, &key);
 }
 
-/* Records a device file opened without the ioctl right; fails closed. */
-static __always_inline int note_ioctl_denied(struct corral_task *t,
-					     struct file *file)
+/*
+ * Records that opener @cred got @inode without @rights (ioctl on a
+ * device, truncate on a regular file).  A global function, so that the
+ * entry it builds on its stack is verified once and not added to the
+ * stack of a walk in the same hook (6.1's limit of 512 bytes).  Returns
+ * 0, or -EACCES when it cannot remember: the caller refuses the open
+ * (fail closed).
+ */
+__noinline int open_denied_note(__u64 domain, __u64 cred, __u64 inode,
+				__u32 rights)
 {
-	__u64 key = (__u64)file->f_cred;
-	__u64 inode = (__u64)file->f_inode;
-	struct ioctl_denied_devs *d = ioctl_denied_entry(t, key);
-	int r = -EACCES;        /* no room: cannot remember, refuse the open */
+	struct open_denied_files *d = open_denied_entry(domain, cred);
+	__u64 bits = denied_bits(rights), cur;
 
 	if (!d)
-		return report(t, file->f_path.mnt, file->f_path.dentry,
-			      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_OPEN, -EACCES);
-	bpf_spin_lock(&d->lock);
+		return -EACCES;
 #pragma unroll
-	for (int i = 0; i < CORRAL_IOCTL_DEVICES; i++) {
-		if (r && i < d->n && d->inode[i] == inode)
-			r = 0;
-	}
-	if (r) {
-		__u32 n = d->n;
-
-		if (n < CORRAL_IOCTL_DEVICES) {
-			d->inode[n] = inode;
-			d->n = n + 1;
-			r = 0;
+	for (int i = 0; i < CORRAL_DENIED_FILES; i++) {
+		cur = d->slot[i];
+		if (!cur)
+			cur = __sync_val_compare_and_swap(&d->slot[i], 0,
+							  inode | bits);
+		if (!cur)
+			return 0;       /* claimed */
+		if ((cur & ~DENIED_BITS) == inode) {
+			__sync_fetch_and_or(&d->slot[i], bits);
+			return 0;
 		}
 	}
-	bpf_spin_unlock(&d->lock);
-	return r;
+	return -EACCES;
 }
 
-/* Did @cred open the device @inode without the ioctl right? */
-static __always_inline int device_ioctl_denied(__u64 cred, __u64 inode)
+/* Did @cred open @inode without one of @rights? */
+static __always_inline int open_was_denied(__u64 cred, __u64 inode,
+					   __u32 rights)
 {
-	struct ioctl_denied_devs *d = bpf_map_lookup_elem(&ioctl_denied, &cred);
-	int found = 0;
+	struct open_denied_files *d = bpf_map_lookup_elem(&open_denied, &cred);
+	__u64 found = 0;
 
 	if (!d)
 		return 0;
-	bpf_spin_lock(&d->lock);
 #pragma unroll
-	for (int i = 0; i < CORRAL_IOCTL_DEVICES; i++) {
-		if (i < d->n && d->inode[i] == inode)
-			found = 1;
+	for (int i = 0; i < CORRAL_DENIED_FILES; i++) {
+		if ((d->slot[i] & ~DENIED_BITS) == inode)
+			found |= d->slot[i];
 	}
-	bpf_spin_unlock(&d->lock);
-	return found;
+	return (found & denied_bits(rights)) != 0;
 }
 
-/* Was @file's device opened by its opener without the ioctl right? */
-static __always_inline int ioctl_is_denied(struct file *file)
+/* Was @file opened without @rights, by whoever opened it? */
+static __always_inline int file_denied(struct file *file, __u32 rights)
 {
-	return device_ioctl_denied((__u64)file->f_cred, (__u64)file->f_inode);
+	return open_was_denied((__u64)BPF_CORE_READ(file, f_cred),
+			       (__u64)BPF_CORE_READ(file, f_inode), rights);
+}
+
+/*
+ * What an open inside a domain does not get, decided now, as Landlock
+ * does: ioctl on a device, truncate on a regular file opened for
+ * writing (ftruncate and O_TRUNC are judged from this record).
+ */
+static __always_inline __u32 open_withheld(struct file *file, long granted)
+{
+	umode_t imode = file->f_inode->i_mode;
+
+	if (S_ISDEV(imode) && !covers(granted, CORRAL_ACCESS_IOCTL))
+		return CORRAL_ACCESS_IOCTL;
+	/* O_TRUNC is still in f_flags here; it truncates a file opened
+	 * read-only too */
+	if (S_ISREG(imode) &&
+	    ((file->f_mode & FMODE_WRITE) || (file->f_flags & O_TRUNC)) &&
+	    !covers(granted, CORRAL_ACCESS_TRUNCATE))
+		return CORRAL_ACCESS_TRUNCATE;
+	return 0;
 }
 
 SEC("lsm/file_open")
@@ -308,7 +337,8 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
-	__u32 want;
+	__u32 want, withheld;
+	__u64 cred = 0, inode = 0;
 	long granted;
 
 	if (ret)
@@ -332,11 +362,17 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	if (!covers(granted, want))
 		return report(t, file->f_path.mnt, file->f_path.dentry,
 			      missing(granted, want), CORRAL_HOOK_OPEN, -EACCES);
-	/* ioctl on a device is decided now, as Landlock does. */
-	if (S_ISDEV(file->f_inode->i_mode) &&
-	    !covers(granted, CORRAL_ACCESS_IOCTL))
-		return note_ioctl_denied(t, file);
-	return 0;
+	withheld = open_withheld(file, granted);
+	if (!withheld)
+		return 0;
+	/* plain numbers for the global function: newer verifiers refuse
+	 * pointers there */
+	bpf_probe_read_kernel(&cred, sizeof(cred), &file->f_cred);
+	bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
+	if (!open_denied_note(t->domain, cred, inode, withheld))
+		return 0;
+	return report(t, file->f_path.mnt, file->f_path.dentry, withheld,
+		      CORRAL_HOOK_OPEN, -EACCES);
 }
 
 /*
@@ -347,18 +383,18 @@ SEC("lsm/cred_free")
 void BPF_PROG(corral_cred_free, struct cred *cred)
 {
 	__u64 key = (__u64)cred;
-	struct ioctl_denied_devs *d = bpf_map_lookup_elem(&ioctl_denied, &key);
+	struct open_denied_files *d = bpf_map_lookup_elem(&open_denied, &key);
 	struct corral_domain *dom;
 	__u64 domain;
 
 	if (!d)
 		return;
 	domain = d->domain;
-	if (bpf_map_delete_elem(&ioctl_denied, &key))
+	if (bpf_map_delete_elem(&open_denied, &key))
 		return;
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (dom)
-		__sync_fetch_and_add(&dom->ioctl_creds, -1);
+		__sync_fetch_and_add(&dom->denied_creds, -1);
 }
 
 /* ioctl commands that never reach a driver's own code (as Landlock). */
@@ -400,7 +436,7 @@ static __always_inline int check_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	if (!fown_ioctl_allowed(file, cmd, arg))
 		return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
-	if (ioctl_always_allowed(cmd) || !ioctl_is_denied(file))
+	if (ioctl_always_allowed(cmd) || !file_denied(file, CORRAL_ACCESS_IOCTL))
 		return 0;
 	return report(t, file->f_path.mnt, file->f_path.dentry,
 		      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL, -EACCES);
@@ -442,8 +478,7 @@ int BPF_PROG(corral_uring_cmd, struct io_uring_cmd *ioucmd, int ret)
 	if (!t)
 		return 0;
 	file = BPF_CORE_READ(ioucmd, file);
-	if (!device_ioctl_denied((__u64)BPF_CORE_READ(file, f_cred),
-				 (__u64)BPF_CORE_READ(file, f_inode)))
+	if (!file_denied(file, CORRAL_ACCESS_IOCTL))
 		return 0;
 	return report(t, NULL, NULL, CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL,
 		      -EACCES);
@@ -456,22 +491,71 @@ int BPF_PROG(corral_uring_override_creds, const struct cred *new, int ret)
 	return ret ? ret : deny_in_domain(CORRAL_HOOK_OPEN);
 }
 
-/* truncate(2), O_TRUNC and (before 6.2) ftruncate(2). */
+/*
+ * Before 6.2, ftruncate(2) reaches path_truncate with its file's f_path
+ * but not the file.  The system call's descriptor names it: the file is
+ * the one whose f_path is @path (a pointer compare, so nothing else can
+ * pass for it).  NULL for truncate(2) and O_TRUNC, judged by path.
+ */
+static __always_inline struct file *ftruncate_file(const struct path *path)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	unsigned long nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+	unsigned long fd, max, where = (unsigned long)path;
+	struct file **fds;
+	struct file *file = NULL;
+
+	/* an opaque copy: else the compiler, knowing the two equal after
+	 * the compare below, hands the caller the unverifiable one */
+	barrier_var(where);
+
+	if (nr == NR_FTRUNCATE_64)
+		fd = BPF_CORE_READ(regs, di);
+	else if (nr == NR_FTRUNCATE_32 || nr == NR_FTRUNCATE64_32)
+		fd = BPF_CORE_READ(regs, bx);
+	else
+		return NULL;
+	max = BPF_CORE_READ(task, files, fdt, max_fds);
+	fds = BPF_CORE_READ(task, files, fdt, fd);
+	if (fd >= max ||
+	    bpf_probe_read_kernel(&file, sizeof(file), (void *)fds + fd * 8) ||
+	    !file)
+		return NULL;
+	if ((unsigned long)file + bpf_core_field_offset(struct file, f_path) !=
+	    where)
+		return NULL;
+	return file;
+}
+
+/* truncate(2), and before 6.2 O_TRUNC and ftruncate(2) too. */
 SEC("lsm/path_truncate")
 int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
+	struct file *file;
 
 	if (ret)
 		return ret;
 	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
-	return check_path(t, path, CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE);
+	file = ftruncate_file(path);
+	if (!file)
+		return check_path(t, path, CORRAL_ACCESS_TRUNCATE,
+				  CORRAL_HOOK_TRUNCATE);
+	if (!file_denied(file, CORRAL_ACCESS_TRUNCATE))
+		return 0;
+	return report(t, path->mnt, path->dentry, CORRAL_ACCESS_TRUNCATE,
+		      CORRAL_HOOK_TRUNCATE, -EACCES);
 }
 
-/* ftruncate(2) and O_TRUNC since 6.2; not attached where the hook is absent. */
+/*
+ * ftruncate(2) and O_TRUNC since 6.2 (not attached where the hook is
+ * absent): decided when the file was opened (open_withheld), as Landlock
+ * does, so a file opened outside the domain keeps the right.
+ */
 SEC("lsm/file_truncate")
 int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 {
@@ -481,10 +565,10 @@ int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 	if (ret)
 		return ret;
 	t = task_dom(&tbuf);
-	if (!t)
+	if (!t || !file_denied(file, CORRAL_ACCESS_TRUNCATE))
 		return 0;
-	return check_path(t, &file->f_path, CORRAL_ACCESS_TRUNCATE,
-			  CORRAL_HOOK_TRUNCATE);
+	return report(t, file->f_path.mnt, file->f_path.dentry,
+		      CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE, -EACCES);
 }
 
 static __always_inline int check_dir_op(const struct path *dir, __u32 want)
@@ -1014,10 +1098,12 @@ int BPF_PROG(corral_socket_post_create, struct socket *sock, int family,
 }
 
 /*
- * Connecting (or sending) to a unix socket: an abstract one only if it
- * was made in the same domain (as Landlock ABI 6 scopes them); a named
- * one needs write on the socket file, which closes the D-Bus and
- * systemd --user escape through a socket outside the allowed tree.
+ * Connecting (or sending) to a unix socket made in the same domain is
+ * allowed.  Otherwise an abstract one is refused (as Landlock ABI 6
+ * scopes them), and a named one needs write on the socket file, which
+ * closes the D-Bus and systemd --user escape through a socket outside
+ * the allowed tree (Landlock ABI 9's RESOLVE_UNIX, which also lets a
+ * domain reach the servers it made itself).
  */
 static __always_inline int check_unix_peer(struct sock *other)
 {
@@ -1038,14 +1124,13 @@ static __always_inline int check_unix_peer(struct sock *other)
 	addr = us->addr;
 	if (!addr)
 		return 0;       /* unbound peer: nothing to reach by name */
+	owner = bpf_sk_storage_get(&unix_owner, other, 0, 0);
+	if (owner && *owner == t->domain)
+		return 0;
 	len = BPF_CORE_READ(addr, len);
 	bpf_probe_read_kernel(&first, 1, &addr->name[0].sun_path[0]);
-	if (len > (int)sizeof(unsigned short) && first == 0) {
-		owner = bpf_sk_storage_get(&unix_owner, other, 0, 0);
-		if (owner && *owner == t->domain)
-			return 0;
+	if (len > (int)sizeof(unsigned short) && first == 0)
 		return report(t, NULL, NULL, 0, CORRAL_HOOK_CONNECT, -EPERM);
-	}
 	if (!us->path.dentry)
 		return 0;
 	granted = object_granted(t, &us->path);

@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 8
+#define CORRAL_ABI_VERSION 9
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -105,12 +105,12 @@ struct corral_rule_index {
  * domain and rules go with it (the nonce keeps a slot that names another
  * launch's domain, after a failed BPF_NOEXIST insert, from touching it).
  *
- * ioctl_creds counts the domain's entries in ioctl_denied (maps.h), each
- * domain at most CORRAL_IOCTL_CREDS_PER_DOMAIN, so that no sandbox can
+ * denied_creds counts the domain's entries in open_denied (maps.h), each
+ * domain at most CORRAL_DENIED_CREDS_PER_DOMAIN, so that no sandbox can
  * fill that map for the others.
  *
  * Example: { .tasks = 3, .created_ns = 81234567890, .uid = 1000,
- *            .nonce = 0x9c1f..., .ioctl_creds = 2 }
+ *            .nonce = 0x9c1f..., .denied_creds = 2 }
  */
 struct corral_domain {
 	__s64 tasks;      /* live tasks carrying the domain */
@@ -118,7 +118,7 @@ struct corral_domain {
 	__u32 uid;        /* real uid of the launcher that made it */
 	__u32 flags;      /* CORRAL_DOMAIN_* */
 	__u64 nonce;      /* random, per launch: see struct corral_register */
-	__s64 ioctl_creds; /* entries charged in ioctl_denied */
+	__s64 denied_creds; /* entries charged in open_denied */
 };
 
 /*
@@ -306,10 +306,10 @@ struct corral_info {
 #define CORRAL_MAX_RULES   65536
 #define CORRAL_MAX_DOMAINS 4096
 /* Sandboxed credentials (about one per process) that opened a device
- * without the ioctl right, at once, per domain; the map holds every
- * domain's share. */
-#define CORRAL_IOCTL_CREDS_PER_DOMAIN 64
-#define CORRAL_MAX_IOCTL_FILES (CORRAL_MAX_DOMAINS * CORRAL_IOCTL_CREDS_PER_DOMAIN)
+ * without the ioctl right or a file for writing without the truncate
+ * right, at once, per domain; the map holds every domain's share. */
+#define CORRAL_DENIED_CREDS_PER_DOMAIN 64
+#define CORRAL_MAX_DENIED_CREDS (CORRAL_MAX_DOMAINS * CORRAL_DENIED_CREDS_PER_DOMAIN)
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512
 

@@ -198,6 +198,22 @@ struct bpf_local_storage {
 
 struct bpf_map;
 
+/* x86 system-call entry registers (bpf_task_pt_regs). */
+struct pt_regs {
+	unsigned long bx;
+	unsigned long di;
+	unsigned long orig_ax;
+};
+
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+};
+
+struct files_struct {
+	struct fdtable *fdt;
+};
+
 struct task_struct {
 	int pid;
 	int tgid;
@@ -205,6 +221,7 @@ struct task_struct {
 	struct pid *thread_pid;
 	const struct cred *real_cred;
 	const struct cred *cred;
+	struct files_struct *files;
 	struct bpf_local_storage *bpf_storage;
 };
 
@@ -222,12 +239,15 @@ struct corral_cmsghdr {
 #define S_IFDIR  0040000
 #define S_IFCHR  0020000
 #define S_IFBLK  0060000
+#define S_IFREG  0100000
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISDEV(m) (((m) & S_IFMT) == S_IFCHR || ((m) & S_IFMT) == S_IFBLK)
 
 #define FMODE_READ   0x1
 #define FMODE_WRITE  0x2
 #define __FMODE_EXEC 0x20        /* in f_flags, not f_mode */
+#define O_TRUNC      01000       /* in f_flags until the open completes */
 #define SB_NOUSER    (1UL << 31) /* internal mounts: pipes, sockets, anon */
 #define S_PRIVATE    (1 << 9)    /* inode->i_flags: fs-internal inode */
 #define RENAME_EXCHANGE (1 << 1)
@@ -245,6 +265,12 @@ struct corral_cmsghdr {
 #define IPPROTO_UDP   17
 #define IPPROTO_MPTCP 262
 #define MSG_FASTOPEN  0x20000000
+
+/* ftruncate's system-call numbers: x86-64 (and x32, with its bit), i386. */
+#define X32_SYSCALL_BIT    0x40000000UL
+#define NR_FTRUNCATE_64    77
+#define NR_FTRUNCATE_32    93
+#define NR_FTRUNCATE64_32  194
 
 #define EPERM   1
 #define ENOENT  2

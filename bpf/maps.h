@@ -18,7 +18,7 @@
  *   domains, domain_nrules, net_policy  4,096, one entry per domain, the
  *       same as rules: launchers only, reclaimed when the last task (or
  *       the launcher that never entered) goes.
- *   ioctl_denied                charged per domain (see below): a sandbox
+ *   open_denied                 charged per domain (see below): a sandbox
  *       past its share is refused its own open.
  *   unix_owner                  socket storage: part of each socket.
  *   marks                       inode storage, CORRAL_MARK_SLOTS slots a
@@ -90,43 +90,48 @@ struct {
 } domains SEC(".maps");
 
 /*
- * Device files opened inside a domain without the ioctl right.  Landlock
- * decides IOCTL_DEV at open, so descriptors opened before the sandbox (the
- * terminal) keep working; so does corral, keyed by who opened the file:
- * opener credentials (file->f_cred) -> the devices they opened without the
- * right.  No hook runs when a file is freed (file_free_security would run
- * on every close of every process on the machine); an entry goes when its
- * credentials are freed (cred_free), which no file they opened can
- * outlive, since each holds a reference on them.  So an entry never
- * outlives its files and no address is ever reused under it.  The price:
- * the decision is per device and opener, not per open file, so a device
- * opened by the same process through another path that grants ioctl is
- * denied too (fail closed).  More devices per opener than there are slots
- * is a refused open.
+ * Rights a file opened inside a domain did not get at open.  Landlock
+ * decides IOCTL_DEV and TRUNCATE when a file is opened, so descriptors
+ * opened before the sandbox (the terminal, a log file handed in) keep
+ * every right; so does corral, keyed by who opened the file: opener
+ * credentials (file->f_cred) -> the inodes they opened without the ioctl
+ * right (devices) or without the truncate right (regular files opened
+ * for writing), and which of the two.  No hook runs when a file is freed
+ * (file_free_security would run on every close of every process on the
+ * machine); an entry goes when its credentials are freed (cred_free),
+ * which no file they opened can outlive, since each holds a reference on
+ * them.  So an entry never outlives its files and no address is ever
+ * reused under it.  The price: the decision is per inode and opener, not
+ * per open file, so a file opened by the same process through another
+ * path that grants the right is denied it too (fail closed).  More inodes
+ * per opener than there are slots is a refused open.
  *
- * Who can fill it: a sandbox, by opening devices under ever new
+ * Who can fill it: a sandbox, by opening files under ever new
  * credentials.  Each entry is charged to the domain that made it
- * (corral_domain.ioctl_creds, given back at cred_free), at most
- * CORRAL_IOCTL_CREDS_PER_DOMAIN, and the map holds that many for every
+ * (corral_domain.denied_creds, given back at cred_free), at most
+ * CORRAL_DENIED_CREDS_PER_DOMAIN, and the map holds that many for every
  * domain there can be: a sandbox over its share gets EACCES on its own
  * open, and no other sandbox ever finds the map full.
  */
-#define CORRAL_IOCTL_DEVICES 8
+#define CORRAL_DENIED_FILES 16
+/* A slot is an inode's address with these in its low bits (an inode is
+ * at least 8-byte aligned), claimed and added to with atomics. */
+#define DENIED_IOCTL    1ULL
+#define DENIED_TRUNCATE 2ULL
+#define DENIED_BITS     7ULL
 
-struct ioctl_denied_devs {
-	struct bpf_spin_lock lock;
-	__u32 n;
+struct open_denied_files {
 	__u64 domain;                       /* charged for this entry */
-	__u64 inode[CORRAL_IOCTL_DEVICES];  /* struct inode * */
+	__u64 slot[CORRAL_DENIED_FILES];    /* struct inode * | DENIED_* */
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CORRAL_MAX_IOCTL_FILES);
+	__uint(max_entries, CORRAL_MAX_DENIED_CREDS);
 	__type(key, __u64);     /* struct cred * */
-	__type(value, struct ioctl_denied_devs);
-} ioctl_denied SEC(".maps");
+	__type(value, struct open_denied_files);
+} open_denied SEC(".maps");
 
 /*
  * Unix sockets made inside a domain remember it, so that abstract sockets

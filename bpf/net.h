@@ -23,7 +23,10 @@
  *     socket sends to the address given (judged), of an IPv6 socket to
  *     the connected peer (judged at connect).
  *   - bind to port 0 (an ephemeral port) needs a rule allowing port 0,
- *     and so does listen(2) on an unbound TCP socket, which binds one.
+ *     and so does listen(2) on an unbound TCP socket, which binds one,
+ *     and a UDP connect or send on an unbound socket (Landlock ABI 10
+ *     judges that implicit bind too; a TCP connect's is not judged,
+ *     by either).
  *   - a missing policy entry denies (fail closed).
  *   - source routes are refused (EACCES): a packet must go first where
  *     its judged destination says, not through a hop the rules never saw
@@ -352,7 +355,29 @@ static __always_inline int judge_route(const struct net_sock *s,
 	return level >= 0 ? report_route(s, level, -1) : 0;
 }
 
+/*
+ * UDP connect and send bind a socket not bound yet to an ephemeral port
+ * on every address (inet_autobind): judged as bind-udp to port 0, as
+ * Landlock (ABI 10) does, and as listen(2) is for TCP.
+ */
+static __always_inline int judge_autobind(const struct net_sock *s,
+					  struct socket *sock)
+{
+	struct net_access a = { .op = CORRAL_NET_BIND_UDP };
+
+	if (s->kind != SOCK_UDP ||
+	    BPF_CORE_READ(sock, sk, __sk_common.skc_num))
+		return 0;
+	a.family = s->family == AF_INET6 ? 6 : 4;
+	return check_net(s->t, &a, s->family, s->type, s->protocol);
+}
+
+/*
+ * The address of a bind, connect or send, then for a connect or send
+ * the port it binds on the way.
+ */
 static __always_inline int judge_addr(const struct net_sock *s,
+				      struct socket *sock,
 				      const void *uaddr, int len,
 				      enum net_call call)
 {
@@ -367,7 +392,10 @@ static __always_inline int judge_addr(const struct net_sock *s,
 	else
 		a.op = call == NET_BIND ? CORRAL_NET_BIND_UDP
 					: CORRAL_NET_CONNECT_UDP;
-	return check_net(s->t, &a, s->family, s->type, s->protocol);
+	r = check_net(s->t, &a, s->family, s->type, s->protocol);
+	if (r || call == NET_BIND)
+		return r;
+	return judge_autobind(s, sock);
 }
 
 static __always_inline int judge_sock(struct socket *sock, const void *uaddr,
@@ -379,7 +407,7 @@ static __always_inline int judge_sock(struct socket *sock, const void *uaddr,
 	if (r <= 0)
 		return r;
 	r = call == NET_CONNECT ? judge_route(&s, sock) : 0;
-	return r ?: judge_addr(&s, uaddr, len, call);
+	return r ?: judge_addr(&s, sock, uaddr, len, call);
 }
 
 SEC("lsm/socket_bind")
@@ -459,7 +487,8 @@ int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	if (s.kind == SOCK_TCP &&
 	    !(BPF_CORE_READ(msg, msg_flags) & MSG_FASTOPEN))
 		return 0;       /* TCP ignores the address once connected */
-	return judge_addr(&s, name, BPF_CORE_READ(msg, msg_namelen), NET_SEND);
+	return judge_addr(&s, sock, name, BPF_CORE_READ(msg, msg_namelen),
+			  NET_SEND);
 }
 
 /*

@@ -30,4 +30,5 @@ ro = -/etc/hosts
 
 [network]
 connect-udp = resolvers:53       ; DNS to the nameservers of /etc/resolv.conf
+bind-udp = 0                     ; the ephemeral port a query's socket binds
 connect-tcp = resolvers:53       ; DNS over TCP (large answers)

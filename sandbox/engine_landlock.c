@@ -5,7 +5,9 @@
  * Every right the running ABI knows is handled (denied unless a rule
  * grants it); rights of newer ABIs are simply not enforced, and the
  * fallback warning says which.  ABI 6 also scopes signals and abstract
- * unix sockets to the sandbox, as the bpf engine does.
+ * unix sockets to the sandbox, ABI 9 makes a named unix socket need the
+ * write right (RESOLVE_UNIX) and ABI 10 confines UDP ports, as the bpf
+ * engine does.
  */
 #include "config.h"
 
@@ -32,10 +34,15 @@
 #ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
 #define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
 #endif
-/* Network rights and rules (ABI 4, Linux 6.7). */
+/* Connecting or sending to a named unix socket (ABI 9). */
+#define CORRAL_LL_FS_RESOLVE_UNIX (1ULL << 16)
+/* Network rights and rules (TCP: ABI 4, Linux 6.7; UDP: ABI 10). */
 #define CORRAL_LL_NET_BIND_TCP    (1ULL << 0)
 #define CORRAL_LL_NET_CONNECT_TCP (1ULL << 1)
+#define CORRAL_LL_NET_BIND_UDP    (1ULL << 2)
+#define CORRAL_LL_NET_CONNECT_SEND_UDP (1ULL << 3)
 #define CORRAL_LL_RULE_NET_PORT   2
+#define CORRAL_LL_ABI_UDP         10
 
 struct net_port_attr {
 	__u64 allowed_access;
@@ -61,7 +68,7 @@ static const struct {
 	uint32_t corral;
 	__u64 landlock;
 	int abi;              /* first ABI with the right */
-	const char *name;
+	const char *name;     /* NULL: part of a right listed before */
 } right_map[] = {
 	{ CORRAL_ACCESS_READ, LANDLOCK_ACCESS_FS_READ_FILE, 1, "read" },
 	{ CORRAL_ACCESS_READDIR, LANDLOCK_ACCESS_FS_READ_DIR, 1, "readdir" },
@@ -73,6 +80,7 @@ static const struct {
 	{ CORRAL_ACCESS_REFER, LANDLOCK_ACCESS_FS_REFER, 2, "refer" },
 	{ CORRAL_ACCESS_TRUNCATE, LANDLOCK_ACCESS_FS_TRUNCATE, 3, "truncate" },
 	{ CORRAL_ACCESS_IOCTL, LANDLOCK_ACCESS_FS_IOCTL_DEV, 5, "ioctl" },
+	{ CORRAL_ACCESS_WRITE, CORRAL_LL_FS_RESOLVE_UNIX, 9, NULL },
 };
 
 #define N_RIGHTS (sizeof(right_map) / sizeof(right_map[0]))
@@ -101,16 +109,18 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < N_RIGHTS && used < size; i++)
-		if (abi < right_map[i].abi)
+		if (abi < right_map[i].abi && right_map[i].name)
 			used += (size_t)snprintf(buf + used, size - used,
 						 "the %s right, ",
 						 right_map[i].name);
 	if (abi < 6 && used < size)
 		used += (size_t)snprintf(buf + used, size - used,
 					 "signal and abstract-socket scoping, ");
+	if (abi < 9 && used < size)
+		used += (size_t)snprintf(buf + used, size - used,
+					 "named unix socket connects, ");
 	if (used < size)
-		snprintf(buf + used, size - used, "named unix socket connects, "
-			 "memfd exec and bpf() denial");
+		snprintf(buf + used, size - used, "memfd exec and bpf() denial");
 	return buf;
 }
 
@@ -144,7 +154,17 @@ const char *landlock_net_brief(const struct policy *policy, int abi)
 {
 	if (policy_net_mode(policy) == POLICY_NET_ALL)
 		return NULL;
-	return abi < 4 ? "network unconfined" : "TCP ports only";
+	if (abi < 4)
+		return "network unconfined";
+	return abi < CORRAL_LL_ABI_UDP ? "TCP ports only" : "ports only";
+}
+
+const char *landlock_net_confines(int abi)
+{
+	if (abi < 4)
+		return "no network";
+	return abi < CORRAL_LL_ABI_UDP ? "TCP ports only, not addresses or UDP"
+				       : "TCP and UDP ports only, not addresses";
 }
 
 const char *landlock_net_limits(int abi, char *buf, size_t size)
@@ -153,26 +173,50 @@ const char *landlock_net_limits(int abi, char *buf, size_t size)
 		snprintf(buf, size, "Landlock ABI %d has no network rights "
 			 "(TCP needs ABI 4, Linux 6.7): network rules are not "
 			 "enforced at all", abi);
-	else
+	else if (abi < CORRAL_LL_ABI_UDP)
 		snprintf(buf, size, "Landlock ABI %d confines TCP ports only: "
 			 "addresses are not checked (a rule allows its port on "
-			 "every address), UDP is not confined; raw, packet and "
-			 "SCTP sockets are not refused", abi);
+			 "every address), UDP is not confined (ABI 10); raw, "
+			 "packet and SCTP sockets are not refused", abi);
+	else
+		snprintf(buf, size, "Landlock ABI %d confines TCP and UDP "
+			 "ports only: addresses are not checked (a rule allows "
+			 "its port on every address); raw, packet and SCTP "
+			 "sockets are not refused", abi);
 	return buf;
 }
 
+static __u64 net_handled(const struct policy *policy, int abi)
+{
+	if (abi < 4 || policy_net_mode(policy) == POLICY_NET_ALL)
+		return 0;
+	if (abi < CORRAL_LL_ABI_UDP)
+		return CORRAL_LL_NET_BIND_TCP | CORRAL_LL_NET_CONNECT_TCP;
+	return CORRAL_LL_NET_BIND_TCP | CORRAL_LL_NET_CONNECT_TCP |
+	       CORRAL_LL_NET_BIND_UDP | CORRAL_LL_NET_CONNECT_SEND_UDP;
+}
+
+static __u64 net_right(uint32_t op)
+{
+	switch (op) {
+	case CORRAL_NET_CONNECT_TCP: return CORRAL_LL_NET_CONNECT_TCP;
+	case CORRAL_NET_BIND_TCP: return CORRAL_LL_NET_BIND_TCP;
+	case CORRAL_NET_CONNECT_UDP: return CORRAL_LL_NET_CONNECT_SEND_UDP;
+	case CORRAL_NET_BIND_UDP: return CORRAL_LL_NET_BIND_UDP;
+	default: return 0;
+	}
+}
+
 /* One Landlock rule per port: Landlock has no ranges. */
-static int add_net_rule(int ruleset, const struct policy_net_rule *r)
+static int add_net_rule(int ruleset, const struct policy_net_rule *r,
+			__u64 handled)
 {
 	struct net_port_attr port = { 0 };
 	char text[96];
 
-	if (r->op == CORRAL_NET_CONNECT_TCP)
-		port.allowed_access = CORRAL_LL_NET_CONNECT_TCP;
-	else if (r->op == CORRAL_NET_BIND_TCP)
-		port.allowed_access = CORRAL_LL_NET_BIND_TCP;
-	else
-		return 0;       /* UDP: not Landlock's; the warning says so */
+	port.allowed_access = net_right(r->op) & handled;
+	if (!port.allowed_access)
+		return 0;       /* UDP before ABI 10: the warning says so */
 	for (unsigned p = r->port_lo; p <= r->port_hi; p++) {
 		port.port = p;
 		if (syscall(SYS_landlock_add_rule, ruleset,
@@ -188,12 +232,12 @@ static int add_net_rule(int ruleset, const struct policy_net_rule *r)
 
 static int add_net_rules(int ruleset, const struct policy *policy, int abi)
 {
-	if (policy_net_mode(policy) == POLICY_NET_ALL)
-		return 0;
-	if (abi < 4 || policy_net_mode(policy) != POLICY_NET_RULES)
+	__u64 handled = net_handled(policy, abi);
+
+	if (!handled || policy_net_mode(policy) != POLICY_NET_RULES)
 		return 0;
 	for (size_t i = 0; i < policy->n_net; i++) {
-		int r = add_net_rule(ruleset, &policy->net[i]);
+		int r = add_net_rule(ruleset, &policy->net[i], handled);
 
 		if (r < 0)
 			return r;
@@ -207,9 +251,7 @@ int engine_landlock_apply(const struct opened_rule *rules, size_t n,
 	int abi = landlock_abi();
 	struct ruleset_attr attr = {
 		.handled_access_fs = to_landlock(CORRAL_ACCESS_ALL, abi),
-		.handled_access_net = abi >= 4 &&
-			policy_net_mode(policy) != POLICY_NET_ALL ?
-			CORRAL_LL_NET_BIND_TCP | CORRAL_LL_NET_CONNECT_TCP : 0,
+		.handled_access_net = net_handled(policy, abi),
 		.scoped = abi >= 6 ? CORRAL_LL_SCOPE_ABSTRACT_UNIX |
 				     CORRAL_LL_SCOPE_SIGNAL : 0,
 	};

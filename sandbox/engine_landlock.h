@@ -37,6 +37,8 @@ int engine_landlock_apply(const struct opened_rule *rules, size_t n,
  * ("TCP ports only"), or NULL when there is nothing to say (net = all).
  */
 const char *landlock_net_brief(const struct policy *policy, int abi);
+/* What Landlock @abi confines of the network, in a few words. */
+const char *landlock_net_confines(int abi);
 /* The whole story of Landlock @abi and the network, for corral status. */
 const char *landlock_net_limits(int abi, char *buf, size_t size);
 

@@ -88,8 +88,7 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 			 net_brief ? net_brief : "");
 	else if (net_brief)
 		warn_msg("Landlock ABI %d confines %s; see 'corral status'",
-			 abi, abi < 4 ? "no network" :
-			 "TCP ports only, not addresses or UDP");
+			 abi, landlock_net_confines(abi));
 	return LAUNCH_ENGINE_LANDLOCK;
 }
 

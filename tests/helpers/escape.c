@@ -207,7 +207,7 @@ static int op_other(int op, char **arg, char *info)
 /* ---- unix sockets ---------------------------------------------------- */
 
 enum { OP_CONNECT_ABSTRACT, OP_SEND_ABSTRACT, OP_CONNECT_UNIX, OP_SEND_UNIX,
-	OP_LISTEN_ABSTRACT, OP_LISTEN_UNIX, OP_SELF_ABSTRACT };
+	OP_LISTEN_ABSTRACT, OP_LISTEN_UNIX, OP_SELF_ABSTRACT, OP_SELF_UNIX };
 
 /*
  * The address of a socket: "\0NAME" (abstract) or PATH; the datagram
@@ -277,10 +277,11 @@ static int op_unix(int op, char **arg, char *info)
 		close(fd);
 		return r;
 	case OP_SELF_ABSTRACT:	/* a listener of the sandbox's own */
-		fd2 = bind_listener(arg[0], 1, 0);
+	case OP_SELF_UNIX:
+		fd2 = bind_listener(arg[0], abstract, 0);
 		if (fd2 < 0)
 			return err();
-		len = unix_addr(&sa, arg[0], 1, 0);
+		len = unix_addr(&sa, arg[0], abstract, 0);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, len) < 0)
 			r = err();
@@ -863,6 +864,7 @@ static const struct op ops[] = {
 	{ "connect-unix", 1, op_unix, OP_CONNECT_UNIX },
 	{ "send-unix", 1, op_unix, OP_SEND_UNIX },
 	{ "self-abstract", 1, op_unix, OP_SELF_ABSTRACT },
+	{ "self-unix", 1, op_unix, OP_SELF_UNIX },
 	{ "listen-abstract", 2, op_unix, OP_LISTEN_ABSTRACT },
 	{ "listen-unix", 2, op_unix, OP_LISTEN_UNIX },
 	{ "tiocsti", 1, op_tty, OP_TIOCSTI },

@@ -4,6 +4,7 @@
  *
  *   ll-exec [--ro P] [--rx P] [--rw P] [--rwx P] [--allow RIGHTS:P]...
  *           [--connect-tcp PORT[-PORT]] [--bind-tcp PORT[-PORT]]
+ *           [--connect-udp PORT[-PORT]] [--bind-udp PORT[-PORT]]
  *           [--net=none] [--] CMD ARGS
  *   ll-exec --abi
  *
@@ -13,9 +14,12 @@
  * Takes corral's rule flags, builds a Landlock ruleset that handles every
  * file-system right the running kernel supports, adds one path-beneath rule
  * per flag (rules on non-directories keep only file rights), sets
- * NO_NEW_PRIVS, restricts itself and execvp()s CMD.  Any TCP flag or
- * --net=none also makes the ruleset handle TCP bind and connect (ABI 4+),
- * with one port rule per port named.
+ * NO_NEW_PRIVS, restricts itself and execvp()s CMD.  The write right
+ * includes connecting to named unix sockets (RESOLVE_UNIX, ABI 9+), as
+ * corral's does.  Any network flag or --net=none also makes the ruleset
+ * handle every network right the ABI knows (TCP bind and connect from
+ * ABI 4, UDP bind and connect/send from ABI 10), with one port rule per
+ * port named.
  *
  * Exit status: CMD's own; 125 ll-exec failed (bad flag, missing path,
  * Landlock unavailable); 126 CMD found but not executable; 127 not found.
@@ -50,9 +54,13 @@
 #define SYS_landlock_restrict_self 446
 #endif
 
-/* ABI 4 network rights, newer than Debian 12's header. */
+#define LL_FS_RESOLVE_UNIX (1ULL << 16)     /* ABI 9 */
+
+/* Network rights (ABI 4 and 10), newer than Debian 12's header. */
 #define LL_NET_BIND_TCP    (1ULL << 0)
 #define LL_NET_CONNECT_TCP (1ULL << 1)
+#define LL_NET_BIND_UDP    (1ULL << 2)
+#define LL_NET_CONNECT_SEND_UDP (1ULL << 3)
 #define LL_RULE_NET_PORT   2
 
 struct ll_ruleset_attr {
@@ -78,7 +86,7 @@ struct ll_net_port {
 #define FILE_RIGHTS                                                         \
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |       \
 	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |       \
-	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV | LL_FS_RESOLVE_UNIX)
 
 /* corral's right names and the Landlock bits they map to */
 static const struct {
@@ -87,7 +95,7 @@ static const struct {
 } rights[] = {
 	{ "read", LANDLOCK_ACCESS_FS_READ_FILE },
 	{ "readdir", LANDLOCK_ACCESS_FS_READ_DIR },
-	{ "write", LANDLOCK_ACCESS_FS_WRITE_FILE },
+	{ "write", LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_RESOLVE_UNIX },
 	{ "exec", LANDLOCK_ACCESS_FS_EXECUTE },
 	{ "truncate", LANDLOCK_ACCESS_FS_TRUNCATE },
 	{ "create", MAKE_ALL },
@@ -98,7 +106,8 @@ static const struct {
 
 #define R_RO (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 #define R_RW                                                                \
-	(R_RO | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+	(R_RO | LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_RESOLVE_UNIX |        \
+	 LANDLOCK_ACCESS_FS_TRUNCATE |                                      \
 	 LANDLOCK_ACCESS_FS_IOCTL_DEV | MAKE_ALL |                          \
 	 LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |   \
 	 LANDLOCK_ACCESS_FS_REFER)
@@ -152,6 +161,8 @@ static uint64_t handled_fs(int abi)
 		h |= LANDLOCK_ACCESS_FS_TRUNCATE;
 	if (abi >= 5)
 		h |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+	if (abi >= 9)
+		h |= LL_FS_RESOLVE_UNIX;
 	return h;
 }
 
@@ -201,14 +212,45 @@ static void add_rule(int ruleset, const char *path, uint64_t bits,
 	close(pb.parent_fd);
 }
 
+static const struct {
+	const char *flag;
+	uint64_t right;
+	int abi;
+} net_flags[] = {
+	{ "--connect-tcp", LL_NET_CONNECT_TCP, 4 },
+	{ "--bind-tcp", LL_NET_BIND_TCP, 4 },
+	{ "--connect-udp", LL_NET_CONNECT_SEND_UDP, 10 },
+	{ "--bind-udp", LL_NET_BIND_UDP, 10 },
+};
+
+/* The Landlock right of a network flag, 0 if @arg is none */
+static uint64_t net_flag_right(const char *arg)
+{
+	for (size_t i = 0; i < sizeof(net_flags) / sizeof(net_flags[0]); i++)
+		if (!strcmp(arg, net_flags[i].flag))
+			return net_flags[i].right;
+	return 0;
+}
+
 static int is_net_flag(const char *arg)
 {
-	return !strcmp(arg, "--connect-tcp") || !strcmp(arg, "--bind-tcp") ||
-	       !strcmp(arg, "--net=none");
+	return net_flag_right(arg) || !strcmp(arg, "--net=none");
+}
+
+/* Every network right Landlock @abi knows. */
+static uint64_t handled_net(int abi)
+{
+	uint64_t h = 0;
+
+	for (size_t i = 0; i < sizeof(net_flags) / sizeof(net_flags[0]); i++)
+		if (abi >= net_flags[i].abi)
+			h |= net_flags[i].right;
+	return h;
 }
 
 /* --connect-tcp 80 or 8000-8099: one Landlock rule per port. */
-static void add_net_rule(int ruleset, const char *flag, const char *ports)
+static void add_net_rule(int ruleset, const char *flag, const char *ports,
+			 uint64_t handled)
 {
 	struct ll_net_port np = { 0 };
 	char *end;
@@ -218,8 +260,9 @@ static void add_net_rule(int ruleset, const char *flag, const char *ports)
 		hi = strtoul(end + 1, &end, 10);
 	if (*end || hi > 65535 || lo > hi)
 		die("%s %s: expected PORT or PORT-PORT", flag, ports);
-	np.allowed_access = !strcmp(flag, "--bind-tcp") ? LL_NET_BIND_TCP
-							 : LL_NET_CONNECT_TCP;
+	np.allowed_access = net_flag_right(flag) & handled;
+	if (!np.allowed_access)
+		die("%s: this kernel's Landlock has no such right", flag);
 	for (unsigned long p = lo; p <= hi; p++) {
 		np.port = p;
 		if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_NET_PORT,
@@ -230,7 +273,8 @@ static void add_net_rule(int ruleset, const char *flag, const char *ports)
 }
 
 /* Returns the index of CMD in argv after adding every rule. */
-static int parse_rules(int argc, char **argv, int ruleset, uint64_t handled)
+static int parse_rules(int argc, char **argv, int ruleset, uint64_t handled,
+		       uint64_t net)
 {
 	const char *colon;
 	size_t g;
@@ -246,7 +290,7 @@ static int parse_rules(int argc, char **argv, int ruleset, uint64_t handled)
 		if (i + 1 >= argc)
 			die("%s needs an argument", argv[i]);
 		if (is_net_flag(argv[i])) {
-			add_net_rule(ruleset, argv[i], argv[i + 1]);
+			add_net_rule(ruleset, argv[i], argv[i + 1], net);
 			i++;
 			continue;
 		}
@@ -290,15 +334,15 @@ int main(int argc, char **argv)
 			if (abi < 4)
 				die("%s: Landlock ABI %d has no network rights "
 				    "(4 needed)", argv[i], abi);
-			attr.handled_access_net = LL_NET_BIND_TCP |
-						  LL_NET_CONNECT_TCP;
+			attr.handled_access_net = handled_net(abi);
 			size = sizeof(attr);
 		}
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (ruleset < 0)
 		die("cannot create a Landlock ruleset (ABI %d): %s", abi,
 		    strerror(errno));
-	cmd = parse_rules(argc, argv, ruleset, attr.handled_access_fs);
+	cmd = parse_rules(argc, argv, ruleset, attr.handled_access_fs,
+			  attr.handled_access_net);
 	if (cmd >= argc)
 		die("no command given (usage: ll-exec [--ro|--rx|--rw|--rwx PATH] "
 		    "[--allow RIGHTS:PATH]... [--] CMD [ARGS...])");

@@ -101,6 +101,32 @@ static int op_open(int op, char **arg, char *info)
 	return r;
 }
 
+/*
+ * ---- operations on a descriptor the caller opened ---------------------
+ * fd-read N, fd-write N, fd-ftruncate N, fd-ioctl N: the one call on
+ * descriptor N, inherited from outside the sandbox (Landlock decides
+ * truncate and ioctl when a file is opened, so these keep working).
+ */
+enum { OP_FD_READ, OP_FD_WRITE, OP_FD_FTRUNCATE, OP_FD_IOCTL };
+
+static int op_fd(int op, char **arg, char *info)
+{
+	int fd = atoi(arg[0]);
+	struct termios tio;
+	char c = 'x';
+	long r = -1;
+
+	(void)info;
+	switch (op) {
+	case OP_FD_READ: r = pread(fd, &c, 1, 0); break;
+	case OP_FD_WRITE: r = pwrite(fd, &c, 1, 0); break;
+	case OP_FD_FTRUNCATE: r = ftruncate(fd, 0); break;
+	case OP_FD_IOCTL: r = ioctl(fd, TCGETS, &tio); break;
+	default: break;
+	}
+	return r < 0 ? err() : 0;
+}
+
 /* ---- path operations ----------------------------------------------- */
 
 enum {
@@ -291,6 +317,10 @@ static const struct op ops[] = {
 	{ "opath", 1, op_open, OP_OPATH },
 	{ "reopen", 1, op_open, OP_REOPEN },
 	{ "ioctl", 1, op_open, OP_IOCTL },
+	{ "fd-read", 1, op_fd, OP_FD_READ },
+	{ "fd-write", 1, op_fd, OP_FD_WRITE },
+	{ "fd-ftruncate", 1, op_fd, OP_FD_FTRUNCATE },
+	{ "fd-ioctl", 1, op_fd, OP_FD_IOCTL },
 	{ "mkdir", 1, op_path, OP_MKDIR },
 	{ "mknod-reg", 1, op_path, OP_MKREG },
 	{ "mkfifo", 1, op_path, OP_MKFIFO },

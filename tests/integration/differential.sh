@@ -43,10 +43,16 @@
 #   bind SRC DST         bind-mount SRC on DST (as root, before sandboxing)
 #   abi N RIGHT          the scenario is about RIGHT, handled from ABI N
 #   require PATH         skip unless the fixture has PATH (e.g. s1d1/dyn)
+#   inherit N PATH       PATH opened read-write on descriptor N outside the
+#                        sandbox and inherited by it (fd-* probe ops use N)
+#   helper escape        run the escape helper instead of probe (its unix
+#                        socket ops)
 #
 # Tokens: @ the fixture root; @D01 / @D40 the deep directories d01 and
 # d01/.../d40 under @/deep; @SYSRX --rx on the system dirs (/usr, /lib*);
-# @SYSX --allow exec (without read) on the same dirs.
+# @SYSX --allow exec (without read) on the same dirs; @SOCK a directory
+# outside the fixture where a named unix socket "s" (stream, and "s.d"
+# datagram) listens, made outside the sandbox.
 
 read -r -d '' TABLE <<'EOF'
 # --- each right, allowed and denied -------------------------------------
@@ -503,13 +509,68 @@ op ioctl /dev/null                      ENOTTY
 scenario ioctl on a regular file is not a device ioctl
 rules --ro @/s1d1
 op ioctl @/s1d1/f1                      ENOTTY
+
+# --- descriptors opened outside keep the rights they were opened with -----
+scenario a file opened outside can be read, written and truncated inside
+abi 3 truncate
+inherit 7 @/s2d1/f1
+rules --ro @/s1d1
+op fd-read 7                            OK
+op fd-write 7                           OK
+op fd-ftruncate 7                       OK
+op ftruncate @/s2d1/f1                  EACCES
+
+scenario a file opened outside keeps truncate under a rule that withholds it
+abi 3 truncate
+inherit 7 @/s1d1/f1
+rules --allow read,write:@/s1d1
+op fd-ftruncate 7                       OK
+op ftruncate @/s1d1/f1                  EACCES
+op fd-ftruncate 7                       OK
+
+scenario a device opened outside keeps ioctl
+abi 5 ioctl
+inherit 7 /dev/null
+rules --ro /dev/null
+op fd-ioctl 7                           ENOTTY
+op ioctl /dev/null                      EACCES
+op fd-write 7                           OK
+
+# --- named unix sockets (Landlock ABI 9: RESOLVE_UNIX, corral's write) -----
+scenario a named unix socket made outside needs write to connect or send
+abi 9 resolve_unix
+helper escape
+rules --ro @SOCK
+op connect-unix @SOCK/s                 EACCES
+op send-unix @SOCK/s                    EACCES
+
+scenario write on a named unix socket's directory allows connect and send
+abi 9 resolve_unix
+helper escape
+rules --allow write:@SOCK
+op connect-unix @SOCK/s                 OK
+op send-unix @SOCK/s                    OK
+
+scenario write on the socket file itself allows connecting to it
+abi 9 resolve_unix
+helper escape
+rules --allow write:@SOCK/s --allow write:@SOCK/s.d
+op connect-unix @SOCK/s                 OK
+op send-unix @SOCK/s                    OK
+
+scenario a named unix socket the sandbox made is reachable without write
+abi 9 resolve_unix
+helper escape
+rules --allow create,remove:@/s1d1
+op self-unix @/s1d1/own                 OK
 EOF
 
 # ---- parsing ------------------------------------------------------------
 
 n_sc=0
 sc_name=() sc_rules=() sc_ops=() sc_exp=() sc_corral=() sc_fs=() sc_bind=()
-sc_abi=() sc_abi_right=() sc_require=() sc_corral_why=()
+sc_abi=() sc_abi_right=() sc_require=() sc_corral_why=() sc_inherit=()
+sc_helper=()
 
 parse_table() {
 	local kw rest i=-1 line
@@ -523,7 +584,8 @@ parse_table() {
 			i=$((i + 1))
 			sc_name[i]=$rest sc_rules[i]="" sc_ops[i]="" sc_exp[i]=""
 			sc_corral[i]="" sc_corral_why[i]="" sc_fs[i]=tmp sc_bind[i]="" sc_abi[i]=0
-			sc_abi_right[i]="" sc_require[i]=""
+			sc_abi_right[i]="" sc_require[i]="" sc_inherit[i]=""
+			sc_helper[i]=$PROBE
 			;;
 		rules) sc_rules[i]=$rest ;;
 		op)
@@ -538,6 +600,8 @@ parse_table() {
 		bind) sc_bind[i]+=" ${words[0]} ${words[1]}" ;;
 		abi) sc_abi[i]=${words[0]} sc_abi_right[i]=${words[1]} ;;
 		require) sc_require[i]=${words[0]} ;;
+		inherit) sc_inherit[i]+=" ${words[0]} ${words[1]}" ;;
+		helper) sc_helper[i]=$CORRAL_HELPERS/${words[0]} ;;
 		*) echo "differential.sh: bad table line: $line" >&2; exit 2 ;;
 		esac
 	done <<<"$TABLE"
@@ -545,9 +609,10 @@ parse_table() {
 }
 
 # expand VAR STRING FIXTURE: VAR := STRING with the table's tokens replaced
-SYSRX="" SYSX=""
+SYSRX="" SYSX="" SOCK=""
 expand() {
 	local s=$2
+	s=${s//@SOCK/$SOCK}
 	s=${s//@SYSRX/$SYSRX}
 	s=${s//@SYSX/$SYSX}
 	s=${s//@D40/$3/deep/$D40}
@@ -559,11 +624,24 @@ expand() {
 
 # Operations that change the tree; after them the next run gets a fresh copy
 MUTATING=" create mknod-reg mknod-sock mkdir mkfifo symlink unlink rmdir rename
-exchange link truncate otrunc ftruncate mount-tmpfs bind umount "
+exchange link truncate otrunc ftruncate mount-tmpfs bind umount fd-write
+fd-ftruncate "
 declare -A dirty=()
 
+# with_fds "N PATH ..." CMD...: CMD with each PATH open read-write on N
+with_fds() {
+	local -a f
+	read -r -a f <<<"$1"
+	shift
+	while [ ${#f[@]} -ge 2 ]; do
+		eval "exec ${f[0]}<>\"\${f[1]}\"" || return 125
+		f=("${f[@]:2}")
+	done
+	"$@"
+}
+
 # run_engine ENGINE W: probe $ops under ENGINE and $rules on a pristine
-# fixture at W, with $binds mounted; sets out
+# fixture at W, with $binds mounted and $inherits open; sets out
 run_engine() {
 	local engine=$1 w=$2 rc word
 	local -a b opv
@@ -577,7 +655,7 @@ run_engine() {
 		b=("${b[@]:2}")
 	done
 	read -r -a opv <<<"$ops"
-	out=$(sandboxed "$engine" "$rules" "$PROBE" "${opv[@]}" 2>&1)
+	out=$(with_fds "$inherits" sandboxed "$engine" "$rules" "$helper" "${opv[@]}" 2>&1)
 	rc=$?
 	fixture_umount_all
 	for word in "${opv[@]}"; do
@@ -606,7 +684,7 @@ expected_lines() {
 # run_scenario I W LABEL: one TAP line
 run_scenario() {
 	local i=$1 w=$2 name=${sc_name[$1]}$3 want want_c oracle="" corral why=""
-	local rules ops binds
+	local rules ops binds inherits helper=${sc_helper[$1]}
 	if [ -n "${sc_bind[i]}" ] && ! is_root; then
 		skip "$name" "bind mounts need root"
 		return
@@ -618,6 +696,7 @@ run_scenario() {
 	expand rules "${sc_rules[i]}" "$w"
 	expand ops "${sc_ops[i]}" "$w"
 	expand binds "${sc_bind[i]}" "$w"
+	expand inherits "${sc_inherit[i]}" "$w"
 	expected_lines want "$i"
 	# declared differences are corral's; ll-exec standing in for it has none
 	if is_oracle_corral; then want_c=$want; else expected_lines want_c "$i" corral; fi
@@ -670,6 +749,12 @@ main() {
 	case $w/ in "$CORRAL_HELPERS"/*) skip_all "fixture $w is inside CORRAL_HELPERS" ;; esac
 	D40=$(deep_path "" "$DEEP_DEPTH") D40=${D40#/deep/}
 	fixture_template "$w" || skip_all "cannot build the fixture in $w"
+	SOCK=$base/sock
+	mkdir -p "$SOCK" && chmod 755 "$base" "$SOCK" || skip_all "cannot make $SOCK"
+	"$CORRAL_HELPERS/escape" listen-unix "$SOCK/s" 3600 >/dev/null 2>&1 &
+	listener=$!
+	trap 'kill "$listener" 2>/dev/null; cleanup_tmp' EXIT
+	"$CORRAL_HELPERS/escape" wait-file "$SOCK/s.d" >/dev/null
 	rbase=${CORRAL_TEST_ROOTFS:-/var/tmp}
 	if [ -d "$rbase" ] && [ -w "$rbase" ] && make_tmp rw diff "$rbase"; then
 		rw=$rw/w

@@ -316,10 +316,10 @@ for eng in $engines; do
 	landlock_cannot "$name" 6 ||
 		t "$name" "" "connect-abstract $ABS + send-abstract $ABS" EPERM EPERM
 	name="connect and sendto a named unix socket outside the allowed tree are EACCES"
-	landlock_cannot "$name" 99 ||
+	landlock_cannot "$name" 9 ||
 		t "$name" "" "connect-unix $W/out/sock + send-unix $W/out/sock" EACCES EACCES
 	name="connect and sendto a named unix socket in a read-only dir are EACCES (need write)"
-	landlock_cannot "$name" 99 ||
+	landlock_cannot "$name" 9 ||
 		t "$name" "--ro $W/out" "connect-unix $W/out/sock + send-unix $W/out/sock" \
 			EACCES EACCES
 	t "a named unix socket in an rw dir and the sandbox's own abstract socket still work" \

@@ -1,24 +1,27 @@
 #!/bin/bash
-# network-differential.sh: corral's TCP rules against kernel Landlock's
-# (ABI 4+: LANDLOCK_ACCESS_NET_BIND_TCP and _CONNECT_TCP), one scenario
-# at a time.  Each scenario is a set of port rules (the flags both
-# launchers take) and netprobe operations, each with the answer expected;
-# it runs under
+# network-differential.sh: corral's TCP and UDP rules against kernel
+# Landlock's (ABI 4+: LANDLOCK_ACCESS_NET_BIND_TCP and _CONNECT_TCP; ABI
+# 10+: _BIND_UDP and _CONNECT_SEND_UDP), one scenario at a time.  Each
+# scenario is a set of port rules (the flags both launchers take) and
+# netprobe operations, each with the answer expected; it runs under
 #
 #   $CORRAL   --rx $CORRAL_HELPERS RULES -- netprobe OPS
 #   ll-exec   --rx $CORRAL_HELPERS RULES -- netprobe OPS   (kernel Landlock)
 #
 # and is one TAP line: ok when both gave the table's answers.  Where the
-# running kernel's Landlock has no network rights (ABI < 4: the 6.1
-# guest) only corral is checked, and the line says `# SKIP` for the oracle.
-# Only TCP by port is compared: addresses, UDP, MPTCP and socket types are
-# beyond Landlock (network.sh and network-escape.sh check them).
+# running kernel's Landlock lacks the rights a scenario needs (`abi N`,
+# default 4: none on the 6.1 guest, no UDP before 7.2) only corral is
+# checked, and the line says `# SKIP` for the oracle.  Only ports are
+# compared: addresses, MPTCP and socket types are beyond Landlock
+# (network.sh and network-escape.sh check them).
 #
 # Targets: loopback only; a dual-stack listener serves 5001-5003.
 #
 # With CORRAL_ARGS=--engine=landlock (landlock-engine.sh, on the host too)
 # corral's own Landlock engine is the one checked against the table; its
 # one warning line (addresses, UDP) is left out of the comparison.
+#
+#   scenario NAME / rules FLAGS / abi N / op OP ARGS... RESULT
 #
 # Usage: network-differential.sh [PATTERN]   (scenarios whose name has it)
 
@@ -91,6 +94,45 @@ scenario children inherit the rules
 rules --connect-tcp 5001
 op fork-connect 127.0.0.1 5002          EACCES
 op exec-connect 127.0.0.1 5001          OK
+
+scenario a UDP connect rule allows connect and sendto to its port only
+abi 10
+rules --connect-udp 5001 --bind-udp 0
+op connect-udp 127.0.0.1 5001           OK
+op connect-udp ::1 5001                 OK
+op sendto-udp 127.0.0.1 5001            OK
+op connect-udp 127.0.0.1 5002           EACCES
+op sendto-udp ::1 5003                  EACCES
+
+scenario a UDP connect or send on an unbound socket binds a port: bind-udp 0
+abi 10
+rules --connect-udp 5001
+op connect-udp 127.0.0.1 5001           EACCES
+op sendto-udp 127.0.0.1 5001            EACCES
+op sendto-udp ::1 5001                  EACCES
+
+scenario a UDP bind rule allows its port on every address
+abi 10
+rules --bind-udp 7000
+op bind-udp 127.0.0.1 7000              OK
+op bind-udp ::1 7000                    OK
+op bind-udp 127.0.0.1 7001              EACCES
+op bind-udp 127.0.0.1 0                 EACCES
+
+scenario TCP rules are not UDP rules, nor UDP rules TCP ones
+abi 10
+rules --connect-tcp 5001 --bind-tcp 0 --bind-udp 7000
+op connect-udp 127.0.0.1 5001           EACCES
+op bind-udp 127.0.0.1 0                 EACCES
+op bind-tcp 127.0.0.1 7000              EACCES
+op connect-tcp 127.0.0.1 5001           OK
+
+scenario no UDP rule: every UDP bind, connect and send is denied
+abi 10
+rules --net=none
+op bind-udp 127.0.0.1 7000              EACCES
+op connect-udp 127.0.0.1 5001           EACCES
+op sendto-udp 127.0.0.1 5001            EACCES
 EOF
 
 need_helpers
@@ -107,21 +149,21 @@ run_scenario() {
 	probe_lines_v want_lines "$ops" "${want[@]}"
 	local -a opv
 	read -r -a opv <<<"$ops"
-	if is_oracle_corral && [ "$ABI" -lt 4 ]; then
-		skip "$name" "corral's Landlock engine at ABI $ABI has no network rights"
+	if is_oracle_corral && [ "$ABI" -lt "$min_abi" ]; then
+		skip "$name" "corral's Landlock engine at ABI $ABI lacks these network rights ($min_abi needed)"
 		return
 	fi
 	# shellcheck disable=SC2086
 	got_c=$("$CORRAL" ${CORRAL_ARGS:-} --rx "$CORRAL_HELPERS" $rules -- \
 		"$NETPROBE" "${opv[@]}" 2>&1 |
-		grep -v '^corral: Landlock ABI [0-9]* confines TCP ports only')
+		grep -v '^corral: Landlock ABI [0-9]* confines ')
 	if [ "$got_c" != "$want_lines" ]; then
 		not_ok "$name" "corral $rules:" "- expected, + got:" \
 			"$(compare_lines "$want_lines" "$got_c")"
 		return
 	fi
-	if [ "$ABI" -lt 4 ]; then
-		skip "$name" "landlock ABI $ABI has no network rights (corral checked against the table)"
+	if [ "$ABI" -lt "$min_abi" ]; then
+		skip "$name" "landlock ABI $ABI lacks these network rights, $min_abi needed (corral checked against the table)"
 		return
 	fi
 	# shellcheck disable=SC2086
@@ -134,14 +176,15 @@ run_scenario() {
 	ok "$name"
 }
 
-name="" rules="" ops="" want=()
+name="" rules="" ops="" want=() min_abi=4
 while read -r word rest; do
 	case $word in
 	"" | "#"*) ;;
 	scenario)
 		run_scenario
-		name=$rest rules="" ops="" want=() ;;
+		name=$rest rules="" ops="" want=() min_abi=4 ;;
 	rules) rules=$rest ;;
+	abi) min_abi=$rest ;;
 	op)
 		read -r -a w <<<"$rest"
 		want+=("${w[-1]}")

@@ -134,9 +134,14 @@ expect_net corral "bind-tcp 0 and bind-udp 0 allow ephemeral ports" \
 	"OK OK EACCES"
 
 expect_net corral "connect-udp allows connect and sendto to its port only" \
-	"--connect-udp $L:53" \
+	"--connect-udp $L:53 --bind-udp 0" \
 	"connect-udp $L 53 + sendto-udp $L 53 + sendto-udp $L 54 + connect-udp $L 54 + sendto-udp ::1 53" \
 	"OK OK EACCES EACCES EACCES"
+
+expect_net corral "a UDP connect or send binds an unbound socket: it needs bind-udp 0, as under Landlock" \
+	"--connect-udp $L:53" \
+	"connect-udp $L 53 + sendto-udp $L 53 + sendto-udp ::1 53" \
+	"EACCES EACCES EACCES"
 
 expect_net corral "bind-udp is not bind-tcp" \
 	"--bind-udp 7003" \
@@ -209,7 +214,14 @@ expect_net corral "the learned profile lets the same run through, and nothing el
 ABI=$(landlock_abi)
 got=$("$CORRAL" --engine=landlock --rx "$CORRAL_HELPERS" --connect-tcp 127.0.0.1:$ALLOWED -- \
 	"$NETPROBE" connect-tcp $L $ALLOWED + connect-tcp ::1 $ALLOWED + connect-tcp $L $DENIED + sendto-udp $L 53 2>&1)
-if [ "$ABI" -ge 4 ]; then
+if [ "$ABI" -ge 10 ]; then
+	is "$got" "corral: Landlock ABI $ABI confines TCP and UDP ports only, not addresses; see 'corral status'
+connect-tcp $L $ALLOWED: OK
+connect-tcp ::1 $ALLOWED: OK
+connect-tcp $L $DENIED: EACCES
+sendto-udp $L 53: EACCES" \
+		"landlock engine (ABI $ABI): TCP and UDP ports enforced, one warning naming addresses"
+elif [ "$ABI" -ge 4 ]; then
 	is "$got" "corral: Landlock ABI $ABI confines TCP ports only, not addresses or UDP; see 'corral status'
 connect-tcp $L $ALLOWED: OK
 connect-tcp ::1 $ALLOWED: OK
