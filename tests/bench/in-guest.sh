@@ -415,11 +415,11 @@ counts() {
 	local m r d i
 	r=$(bpftool map dump pinned $PIN/rules 2>/dev/null | grep -c '"key"\|^key')
 	d=$(bpftool map dump pinned $PIN/domains 2>/dev/null | grep -c '"key"\|^key')
-	i=$(bpftool map dump pinned $PIN/ioctl_denied 2>/dev/null | grep -c '"key"\|^key')
+	i=$(bpftool map dump pinned $PIN/open_denied 2>/dev/null | grep -c '"key"\|^key')
 	x=$(bpftool map dump pinned $PIN/domain_rules 2>/dev/null | grep -c '"key"\|^key')
 	n=$(bpftool map dump pinned $PIN/domain_nrules 2>/dev/null | grep -c '"key"\|^key')
 	m=$("$OB" marks $PIN "$W/leak" "$H" 2>&1)
-	echo "rules $r, domains $d, ioctl_denied $i, domain_rules $x, domain_nrules $n; marks ($m)"
+	echo "rules $r, domains $d, open_denied $i, domain_rules $x, domain_nrules $n; marks ($m)"
 }
 # settle: waits (up to 10 s) until no domain is left.  A sandbox's rules
 # go when its last task is freed (task_free), and the kernel frees an
@@ -459,7 +459,7 @@ if only f; then
 	note "(f) entry counts (rules and domains: bpftool map dump of the pinned hash maps; marks: \`openbench marks\`, which counts the entries of the pinned marks hash map keyed by the inode number of a directory under the sandboxes' trees ($W/leak and $H): \"${dump% }\"):"
 	note "- before any sandbox: $c0"
 	note "- after 1 sandbox:    $c1"
-	note "- what stays: the mark storage on the directories the sandboxes used, holding dead domains' slots.  Rules and their index go when a domain's last task is freed (domain_died in bpf/corral.bpf.c); ioctl_denied entries when the sandboxed opener's credentials are freed (cred_free).  Inode storage can be deleted only through the inode: in BPF with a pointer the hook was given (bpf_inode_storage_delete), from userspace with an fd on it; when a domain dies nothing holds its marked directories (holding them would pin their inodes and dentries, more memory than the marks), so a dead slot stays until a sandboxed access meets it (reused by mark_store; a mark whose slots are all dead is deleted by a walk that denies) or the inode is evicted.  At most one mark per directory a sandbox ever reached."
+	note "- what stays: the marks (a hash map keyed by inode) of the directories the sandboxes used, holding dead domains' slots.  Rules and their index go when a domain's last task is freed (domain_died in bpf/corral.bpf.c); open_denied entries when the sandboxed opener's credentials are freed (cred_free).  A mark goes when its inode is freed (inode_free_security); a dead slot stays until a sandboxed access meets it (reused by mark_store) or a full map is swept.  At most one mark per directory a sandbox ever reached."
 	read -r wall nfail cpu <<<"$res"
 	note "- after $NS more:     $cn  (median launch $(ms "$cpu") ms of CPU, $(ms "$wall") ms of wall time, $nfail failed, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s in all)"
 	note "- after evicting unused inodes (echo 2 >/proc/sys/vm/drop_caches): $ce"

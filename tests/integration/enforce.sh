@@ -137,7 +137,7 @@ else
 		not_ok "ioctl: thousands of denied /dev/null descriptors held then closed leave open and denial working" \
 			"want: held 4000 or more (then -) reopen OK ioctl EACCES" "got: $got"
 	fi
-	pin=/sys/fs/bpf/corral/ioctl_denied
+	pin=/sys/fs/bpf/corral/open_denied
 	if is_oracle_corral || [ ! -e "$pin" ]; then
 		skip "ioctl: nothing remembered once the sandboxed process is gone" "not the bpf engine"
 	else
