@@ -197,13 +197,14 @@ got=$(cd "$T" && "$CORRAL" learn -o "$T/learned.profile" --rx "$CORRAL_HELPERS" 
 is "$got" "connect-tcp $L $DENIED: OK
 bind-udp $L 7002: OK
 sendto-udp ::1 53: OK
-corral: wrote $T/learned.profile: 3 rules from 0 refused paths (the command exited with 0)" \
+corral: wrote $T/learned.profile: 4 rules from 0 refused paths (the command exited with 0)" \
 	"learn lets the run reach the network and counts its network rules"
 is "$(sed -n '/^\[network\]/,$p' "$T/learned.profile")" "[network]
 connect-tcp = $L:$DENIED
 bind-udp = $L:7002
-connect-udp = [::1]:53" \
-	"learn records the ports (and addresses) the run used"
+connect-udp = [::1]:53
+bind-udp = 0" \
+	"learn records the ports (and addresses) the run used, and the port the unbound UDP socket bound on its send"
 expect_net corral "the learned profile lets the same run through, and nothing else" \
 	"--profile $T/learned.profile" \
 	"connect-tcp $L $DENIED + bind-udp $L 7002 + sendto-udp ::1 53 + connect-tcp $L $ALLOWED" \
