@@ -8,6 +8,10 @@
 #   - hints that work: a missing path of a flag (no '-' prefix there), of a
 #     profile (the '-' prefix), an unknown --profile NAME (./NAME.profile)
 #   - -h, -V, 'corral help'
+#   - argv[0] mode (a link ls -> corral first in PATH): the search goes on
+#     past what execvp passes over (a shim the sandbox will not run, one
+#     whose interpreter is missing, a file not executable, a directory,
+#     another link to corral), and messages say "ls:", not "/usr/bin/ls:"
 #
 # Environment: CORRAL, CORRAL_SRCDIR (see Makefile.am).
 . "$(dirname "$0")/../integration/lib.sh"
@@ -157,6 +161,61 @@ for want in "sudo make install" "corral profiles" "ln -s /usr/local/bin/corral" 
 	grep -qF "$want" "$SRC/README.md" &&
 		ok "README shows '$want'" || not_ok "README shows '$want'"
 done
+
+# ---- point 6: argv[0] mode searches PATH as execvp does -----------------------
+# $T/a6/bin/ls -> corral first in PATH, then one directory holding a shim
+# of the kind named, then the real ls.  ls.profile grants $T/a6/granted,
+# so that a shim there is refused by its interpreter, not the sandbox.
+
+A6=$T/a6
+mkdir -p "$A6/bin" "$A6/p" "$A6/refused" "$A6/granted" "$A6/noexec" \
+	"$A6/dir/ls" "$A6/link"
+ln -s "$CORRAL" "$A6/bin/ls"
+ln -s "$CORRAL" "$A6/link/ls"
+printf '#!/bin/sh\necho shim\n' >"$A6/refused/ls"
+printf '#!%s/nonexistent/python3\n' "$A6" >"$A6/granted/ls"
+printf '#!/bin/sh\necho shim\n' >"$A6/noexec/ls"
+chmod 0755 "$A6/refused/ls" "$A6/granted/ls"
+chmod 0644 "$A6/noexec/ls"
+printf '[filesystem]\nrx = /usr\nro = /etc\nrx = %s/granted\n' "$A6" \
+	>"$A6/p/ls.profile"
+
+# as_ls DIR ARGS...: ls ARGS with PATH=$A6/bin:DIR:/usr/bin:/bin; $out is
+# stdout and stderr, $rc the exit status
+as_ls() {
+	local dir=$1
+	shift
+	out=$(cd "$T" && env PATH="$A6/bin:$dir:/usr/bin:/bin" \
+		CORRAL_PROFILE_PATH="$A6/p" CORRAL_QUIET=1 ls "$@" 2>&1)
+	rc=$?
+}
+
+while read -r dir what; do
+	as_ls "$A6/$dir" -d /usr
+	is "$rc:$out" "0:/usr" "argv[0] mode: past $what, the real ls runs"
+done <<'EOF6'
+refused  a shim the sandbox will not run (exit 126 before)
+granted  a shim whose interpreter is missing (exit 127 before)
+noexec   a file that is not executable
+dir      a directory named ls
+link     another link to corral
+EOF6
+out=$(cd "$T" && env PATH="$A6/bin:$A6/refused" CORRAL_PROFILE_PATH="$A6/p" \
+	CORRAL_QUIET=1 ls -d /usr 2>&1)
+rc=$?
+is "$rc:$out" "126:corral: ls: cannot execute $A6/refused/ls: Permission denied (give its directory rx in ls.profile, or take it out of PATH)" \
+	"argv[0] mode: only a refused shim: exit 126, naming the file"
+out=$(cd "$T" && env PATH="$A6/bin:$A6/link" CORRAL_PROFILE_PATH="$A6/p" \
+	CORRAL_QUIET=1 ls -d /usr 2>&1)
+rc=$?
+is "$rc:$out" "127:corral: ls: command not found in PATH (other than corral itself)" \
+	"argv[0] mode: only corral in PATH: exit 127"
+
+# ---- point 14: argv[0] mode keeps the name typed ------------------------------
+
+as_ls "$A6/noexec" /nonexistent
+is "$rc:$out" "2:ls: cannot access '/nonexistent': No such file or directory" \
+	"argv[0] mode: the program's own messages say 'ls:', not '/usr/bin/ls:'"
 
 # ---- point 14: -h, -V, help ----------------------------------------------------
 
