@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # completion.sh (TAP): calls the bash completion's _corral with COMP_WORDS
 # and COMP_CWORD set and checks COMPREPLY; syntax-checks the zsh and fish
-# completions when those shells are installed.
+# completions when those shells are installed.  After corral's options (or
+# "--") comes the command's name, then the command's own completion: git's
+# subcommands for "corral -- git sta", file names for "cat ./sp" (with the
+# bash-completion package, as an interactive bash loads it).
 set -u
 srcdir=${CORRAL_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 comp=$srcdir/completions
@@ -14,7 +17,9 @@ fi
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-mkdir -p "$tmp/p1" "$tmp/p2"
+mkdir -p "$tmp/p1" "$tmp/p2" "$tmp/files"
+: >"$tmp/files/spam.txt"
+: >"$tmp/files/sponge.c"
 : >"$tmp/p1/alpha.profile"
 : >"$tmp/p2/beta.profile"
 : >"$tmp/p2/alpha.profile"
@@ -22,8 +27,18 @@ mkdir -p "$tmp/p1" "$tmp/p2"
 
 # The bash part runs in one bash; each case prints "ok"/"not ok" lines
 # without numbers, numbered below.
+bash_completion=
+for f in /usr/share/bash-completion/bash_completion; do
+	[ -f "$f" ] && bash_completion=$f
+done
+cd "$tmp/files" || exit 1
 CORRAL_PROFILE_PATH="$tmp/p1:$tmp/p2" bash -c '
+if [[ -n $2 ]]; then
+	. "$2" || echo "not ok - sourcing $2"
+fi
 . "$1" || { echo "not ok - sourcing corral.bash"; exit 0; }
+# compopt fails outside a completion that bash runs itself
+compopt() { :; }
 echo "ok - sourcing corral.bash defines _corral: $(type -t _corral)"
 # run WANT... -- WORD...: the last WORD is the one being completed.
 run() {
@@ -35,6 +50,7 @@ run() {
 	COMP_LINE="${COMP_WORDS[*]}"
 	COMP_POINT=${#COMP_LINE}
 	COMPREPLY=()
+	local words="${COMP_WORDS[*]}"	# _command_offset shifts them
 	_corral corral "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 	local got=" ${COMPREPLY[*]} " missing=
 	for w in "${want[@]}"; do
@@ -44,9 +60,9 @@ run() {
 		esac
 	done
 	if [[ -z $missing ]]; then
-		echo "ok - [${COMP_WORDS[*]}] -> ${COMPREPLY[*]:0:12}"
+		echo "ok - [$words] -> ${COMPREPLY[*]:0:12}"
 	else
-		echo "not ok - [${COMP_WORDS[*]}] missing$missing; got:$got"
+		echo "not ok - [$words] missing$missing; got:$got"
 	fi
 }
 run --ro --rx --rw --rwx --allow --profile --print-profile --engine= --log \
@@ -69,7 +85,24 @@ run alpha beta -- corral --base ""
 run read readdir refer -- corral --allow re
 run read,exec -- corral --allow read,ex
 run -o --output --base -- corral learn -
-'"" sh "$comp/corral.bash" >"$tmp/bash.out" 2>"$tmp/bash.err"
+# the command: its name, then its own completion
+run git !status -- corral --rx /usr gi
+run git -- corral --allow = read : /usr gi
+run ./spam.txt ./sponge.c -- corral --rx /usr cat ./sp
+run ./spam.txt ./sponge.c -- corral -- cat ./sp
+run --ro --rx -- corral --rx /usr --r
+if [[ -z $2 ]]; then
+	echo "ok - handing over to the command'"'"'s completion # SKIP no bash-completion package"
+elif ! type -P git >/dev/null; then
+	echo "ok - handing over to git'"'"'s completion # SKIP git is not installed"
+else
+	run status stash !checkout -- corral -- git sta
+	run status stash -- corral --rx /usr --engine = landlock -q git sta
+	run status stash -- corral --allow = read : /usr --connect-tcp 10.0.0.1 : 443 git sta
+	run status stash -- corral learn -o x.profile -- git sta
+	run --cached !--ro -- corral --rx /usr -- git diff --cac
+fi
+'"" sh "$comp/corral.bash" "$bash_completion" >"$tmp/bash.out" 2>"$tmp/bash.err"
 n=0
 fail=0
 while IFS= read -r line; do
@@ -84,7 +117,7 @@ if [ -s "$tmp/bash.err" ]; then
 	echo "not ok $n - bash printed errors"
 	sed 's/^/# /' "$tmp/bash.err"
 fi
-if [ $n -lt 18 ]; then
+if [ $n -lt 24 ]; then
 	n=$((n + 1)); fail=1
 	echo "not ok $n - every bash case ran (only $((n - 1)))"
 fi
