@@ -140,6 +140,46 @@ if command -v fish >/dev/null 2>&1; then
 		fail=1; echo "not ok $n - fish --no-execute corral.fish"
 		sed 's/^/# /' "$tmp/err"
 	fi
+	# As installed: fish autoloads completions/corral.fish for a corral
+	# in PATH.  Each case: the words wanted, then the line to complete.
+	mkdir -p "$tmp/fish/fish/completions" "$tmp/bin"
+	cp "$comp/corral.fish" "$tmp/fish/fish/completions/"
+	printf '#!/bin/sh\n' >"$tmp/bin/corral"
+	chmod +x "$tmp/bin/corral"
+	while IFS='|' read -r want line; do
+		[ -n "$line" ] || continue
+		n=$((n + 1))
+		case $line in *git*) command -v git >/dev/null 2>&1 || {
+			echo "ok $n - fish: $line # SKIP git is not installed"
+			continue; } ;;
+		esac
+		got=$(HOME=$tmp XDG_CONFIG_HOME=$tmp/fish PATH=$tmp/bin:$PATH \
+			CORRAL_PROFILE_PATH="$tmp/p1:$tmp/p2" \
+			fish -c "complete -C '$line'" 2>&1 | cut -f1 | tr '\n' ' ')
+		missing=
+		for w in $want; do
+			case $w in
+			!*) case " $got" in *" ${w#!} "*) missing="$missing (unexpected ${w#!})" ;; esac ;;
+			*) case " $got" in *" $w "*) ;; *) missing="$missing $w" ;; esac ;;
+			esac
+		done
+		if [ -z "$missing" ]; then
+			echo "ok $n - fish: [$line] -> $got"
+		else
+			fail=1; echo "not ok $n - fish: [$line] missing$missing; got: $got"
+		fi
+	done <<'CASES'
+--ro --rx --rw --rwx|corral --r
+teardown|corral te
+alpha beta|corral --profile 
+git|corral --rx /usr gi
+./spam.txt ./sponge.c|corral --rx /usr cat ./sp
+./spam.txt ./sponge.c|corral -- cat ./sp
+status stash !--ro|corral -- git sta
+status stash|corral --allow=read:/usr -q --engine landlock git sta
+status stash|corral learn -o x.profile -- git sta
+--cached !--ro|corral --rx /usr -- git diff --cac
+CASES
 else
 	echo "ok $n - fish completion # SKIP fish is not installed"
 fi
