@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Works with or without the bash-completion package.  `make install`
-# rewrites the _corral_pkgdatadir line to the configured $(pkgdatadir).
+# rewrites the _corral_pkgdatadir and _corral_sysconfdir lines to the
+# configured $(pkgdatadir) and $(sysconfdir).
 
 _corral_pkgdatadir=/usr/share/corral
+_corral_sysconfdir=/etc
 
 # Profile names of the search path (as sandbox/profile.c builds it).
 _corral_profiles()
@@ -17,7 +19,7 @@ _corral_profiles()
 	else
 		local config=${XDG_CONFIG_HOME:-$HOME/.config}
 		[[ $config == /* ]] || config=$HOME/.config
-		dirs=("$config/corral/profiles" /etc/corral/profiles
+		dirs=("$config/corral/profiles" "$_corral_sysconfdir/corral/profiles"
 		      "$_corral_pkgdatadir/profiles")
 	fi
 	for dir in "${dirs[@]}"; do

@@ -1,8 +1,10 @@
 # fish completion for corral(1)
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `make install` rewrites the _corral_pkgdatadir line to $(pkgdatadir).
+# `make install` rewrites the _corral_pkgdatadir and _corral_sysconfdir lines to
+# $(pkgdatadir) and $(sysconfdir).
 
 set -g _corral_pkgdatadir /usr/share/corral
+set -g _corral_sysconfdir /etc
 
 # Profile names of the search path (as sandbox/profile.c builds it).
 function __corral_profiles
@@ -12,7 +14,7 @@ function __corral_profiles
     else
         set -l config $XDG_CONFIG_HOME
         string match -q '/*' -- $config; or set config $HOME/.config
-        set dirs $config/corral/profiles /etc/corral/profiles $_corral_pkgdatadir/profiles
+        set dirs $config/corral/profiles $_corral_sysconfdir/corral/profiles $_corral_pkgdatadir/profiles
     end
     for d in $dirs
         test -n "$d"; or continue
