@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # completion.sh (TAP): calls the bash completion's _corral with COMP_WORDS
 # and COMP_CWORD set and checks COMPREPLY; syntax-checks the zsh and fish
-# completions when those shells are installed.  After corral's options (or
-# "--") comes the command's name, then the command's own completion: git's
+# completions and completes lines in them (zsh through zsh/zpty, fish
+# through complete -C) when those shells are installed.  After corral's
+# options (or "--") comes the command's name, then the command's own completion: git's
 # subcommands for "corral -- git sta", file names for "cat ./sp" (with the
 # bash-completion package, as an interactive bash loads it).
 set -u
@@ -132,6 +133,92 @@ if command -v zsh >/dev/null 2>&1; then
 else
 	echo "ok $n - zsh completion # SKIP zsh is not installed"
 fi
+
+# match WANT GOT: $missing lists the words of WANT ("!w": must not be
+# there) that GOT (space-separated, spaces around) contradicts
+match() {
+	missing=
+	for w in $1; do
+		case $w in
+		!*) case " $2" in *" ${w#!} "*) missing="$missing (unexpected ${w#!})" ;; esac ;;
+		*) case " $2" in *" $w "*) ;; *) missing="$missing $w" ;; esac ;;
+		esac
+	done
+}
+
+# report SHELL WANT LINE GOT: test $n, LINE completed in SHELL gives GOT
+report() {
+	match "$2" "$4"
+	if [ -z "$missing" ]; then
+		echo "ok $n - $1: [$3] -> $4"
+	else
+		fail=1; echo "not ok $n - $1: [$3] missing$missing; got: $4"
+	fi
+}
+
+# zsh: an interactive zsh -f in a zpty, with compinit finding _corral,
+# types the line and a TAB; a compadd wrapper prints each match.
+if command -v zsh >/dev/null 2>&1 && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
+	mkdir -p "$tmp/zfn"
+	cp "$comp/_corral" "$tmp/zfn/"
+	cat >"$tmp/capture.zsh" <<'ZSH'
+PROMPT= RPROMPT=
+fpath=($ZFN $fpath)
+autoload -U compinit && compinit -u -D
+bindkey '^I' complete-word
+comp_done() { echo -E - 'COMPLETION-DONE' }
+comppostfuncs=(comp_done exit)
+zstyle ':completion:*' insert-tab false
+compadd() {
+	if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then
+		builtin compadd "$@"
+		return
+	fi
+	local -a hits
+	local h
+	builtin compadd -A hits "$@"
+	for h in $hits; do echo -E - "MATCH:$h"; done
+	builtin compadd "$@"
+}
+ZSH
+	cat >"$tmp/run.zsh" <<'ZSH'
+zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z "source ${(q)CAPTURE}"
+zpty -n -w z "$1"$'\t'
+local line
+integer tries=0
+while (( tries++ < 500 )); do
+	if zpty -r -t z line 2>/dev/null; then
+		[[ $line == *MATCH:* ]] && print -r -- ${${line##*MATCH:}%%$'\r'*}
+		[[ $line == *COMPLETION-DONE* ]] && break
+	else
+		sleep 0.01
+	fi
+done
+zpty -d z
+ZSH
+	while IFS='|' read -r want line; do
+		[ -n "$line" ] || continue
+		n=$((n + 1))
+		got=$(cd "$tmp/files" && ZFN=$tmp/zfn CAPTURE=$tmp/capture.zsh \
+			CORRAL_PROFILE_PATH="$tmp/p1:$tmp/p2" \
+			timeout 20 zsh -f "$tmp/run.zsh" "$line" 2>&1 | sort -u | tr '\n' ' ')
+		report zsh "$want" "$line" "$got"
+	done <<'CASES'
+--ro --rx --rw --rwx|corral --r
+alpha beta|corral --profile=
+git|corral --rx /usr gi
+spam.txt sponge.c|corral --rx /usr cat ./sp
+status stash|corral -- git sta
+status stash|corral --engine=landlock -q git sta
+status stash|corral learn -o x.profile -- git sta
+--cached|corral --rx /usr -- git diff --cac
+CASES
+else
+	n=$((n + 1))
+	echo "ok $n - zsh completion of lines # SKIP no zsh with zsh/zpty"
+fi
 n=$((n + 1))
 if command -v fish >/dev/null 2>&1; then
 	if fish --no-execute "$comp/corral.fish" 2>"$tmp/err"; then
@@ -156,18 +243,7 @@ if command -v fish >/dev/null 2>&1; then
 		got=$(HOME=$tmp XDG_CONFIG_HOME=$tmp/fish PATH=$tmp/bin:$PATH \
 			CORRAL_PROFILE_PATH="$tmp/p1:$tmp/p2" \
 			fish -c "complete -C '$line'" 2>&1 | cut -f1 | tr '\n' ' ')
-		missing=
-		for w in $want; do
-			case $w in
-			!*) case " $got" in *" ${w#!} "*) missing="$missing (unexpected ${w#!})" ;; esac ;;
-			*) case " $got" in *" $w "*) ;; *) missing="$missing $w" ;; esac ;;
-			esac
-		done
-		if [ -z "$missing" ]; then
-			echo "ok $n - fish: [$line] -> $got"
-		else
-			fail=1; echo "not ok $n - fish: [$line] missing$missing; got: $got"
-		fi
+		report fish "$want" "$line" "$got"
 	done <<'CASES'
 --ro --rx --rw --rwx|corral --r
 teardown|corral te
