@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Works with or without the bash-completion package.  `make install`
-# rewrites the _corral_pkgdatadir line to the configured $(pkgdatadir).
+# rewrites the _corral_pkgdatadir and _corral_sysconfdir lines to the
+# configured $(pkgdatadir) and $(sysconfdir).
 
 _corral_pkgdatadir=/usr/share/corral
+_corral_sysconfdir=/etc
 
 # Profile names of the search path (as sandbox/profile.c builds it).
 _corral_profiles()
@@ -17,7 +19,7 @@ _corral_profiles()
 	else
 		local config=${XDG_CONFIG_HOME:-$HOME/.config}
 		[[ $config == /* ]] || config=$HOME/.config
-		dirs=("$config/corral/profiles" /etc/corral/profiles
+		dirs=("$config/corral/profiles" "$_corral_sysconfdir/corral/profiles"
 		      "$_corral_pkgdatadir/profiles")
 	fi
 	for dir in "${dirs[@]}"; do
@@ -41,11 +43,64 @@ _corral_files()
 	compopt -o filenames 2>/dev/null
 }
 
+# The index in COMP_WORDS of the command corral runs (the word after
+# "--", or the first that is neither an option nor an option's argument),
+# if it comes at or before word $1; else 0.  With "=" and ":" in
+# COMP_WORDBREAKS, "--allow=read:/usr" comes as five words.
+_corral_command_at()
+{
+	local -i i=1 cword=$1
+	local word with_arg=' --ro --rx --rw --rwx --allow --profile --engine
+		--net --connect-tcp --bind-tcp --connect-udp --bind-udp -o
+		--output --base '
+	case ${COMP_WORDS[1]} in
+	learn) i=2 ;;
+	setup|status|teardown|profiles|check) echo 0; return ;;
+	esac
+	while ((i <= cword)); do
+		word=${COMP_WORDS[i]}
+		if [[ $word == -- ]]; then
+			((i + 1 <= cword)) && echo $((i + 1)) || echo 0
+			return
+		fi
+		if [[ $word != -* ]]; then
+			echo $i
+			return
+		fi
+		((i++))
+		if [[ ${COMP_WORDS[i]} == = ]]; then
+			((i += 2))
+		elif [[ $with_arg == *[[:space:]]$word[[:space:]]* ]]; then
+			((i++))
+		else
+			continue
+		fi
+		while [[ ${COMP_WORDS[i]} == : ]]; do
+			((i += 2))
+		done
+	done
+	echo 0
+}
+
+# Word $1 on is the command corral runs: its own completion, through
+# bash-completion's _command_offset as sudo's does; without
+# bash-completion, file names.
+_corral_wrapped()
+{
+	if declare -F _comp_command_offset >/dev/null; then
+		_comp_command_offset "$1"
+	elif declare -F _command_offset >/dev/null; then
+		_command_offset "$1"
+	else
+		_corral_files "${COMP_WORDS[COMP_CWORD]}"
+	fi
+}
+
 _corral()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev= opt= value= prefix=
 	local -i i cword=COMP_CWORD
-	local sub= word
+	local sub=
 	local options='--ro --rx --rw --rwx --allow --profile --print-profile
 		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
 		--engine= --log --debug --help --version'
@@ -57,23 +112,17 @@ _corral()
 	COMPREPLY=()
 	((cword > 0)) && prev=${COMP_WORDS[cword - 1]}
 
-	# After "--" (or the command of a run), complete the command, then
-	# its arguments as files.
-	for ((i = 1; i < cword; i++)); do
-		word=${COMP_WORDS[i]}
-		if [[ $word == -- ]]; then
-			if ((i + 1 == cword)); then
-				local IFS=$'\n'
-				COMPREPLY=($(compgen -c -- "$cur"))
-			else
-				_corral_files "$cur"
-			fi
-			return 0
-		fi
-		if ((i == 1)) && [[ " $subcommands " == *" $word "* ]]; then
-			sub=$word
-		fi
-	done
+	# The command corral runs: its name, then its own completion.
+	i=$(_corral_command_at "$cword")
+	if ((i > 0 && i < cword)); then
+		_corral_wrapped "$i"
+		return 0
+	elif ((i > 1 && i == cword)); then
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -c -- "$cur"))
+		return 0
+	fi
+	[[ " $subcommands " == *" ${COMP_WORDS[1]} "* ]] && sub=${COMP_WORDS[1]}
 
 	# --opt=value: with '=' in COMP_WORDBREAKS bash splits it in three.
 	if [[ $cur == = ]]; then

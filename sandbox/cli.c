@@ -460,13 +460,14 @@ static bool is_other_program(const char *file, const struct stat *exclude)
 	return access(file, X_OK) == 0;
 }
 
-int cli_path_search(const char *name, const char *path,
-		    const struct stat *exclude, enum path_uncertain uncertain,
-		    char *out, size_t size)
+int cli_path_next(const char *name, const char **cursor,
+		  const struct stat *exclude, enum path_uncertain uncertain,
+		  char *out, size_t size)
 {
-	for (const char *p = path; *p;) {
+	for (const char *p = *cursor; *p; p = *cursor) {
 		size_t len = strcspn(p, ":");
 
+		*cursor = p + len + (p[len] == ':');
 		/* relative entries (and "", meaning ".") are uncertain */
 		if (p[0] == '/' &&
 		    snprintf(out, size, "%.*s/%s", (int)len, p, name) <
@@ -476,10 +477,16 @@ int cli_path_search(const char *name, const char *path,
 		} else if (uncertain == PATH_STOP_AT_UNCERTAIN) {
 			break;
 		}
-		p += len + (p[len] == ':');
 	}
 	out[0] = '\0';
 	return -ENOENT;
+}
+
+int cli_path_search(const char *name, const char *path,
+		    const struct stat *exclude, enum path_uncertain uncertain,
+		    char *out, size_t size)
+{
+	return cli_path_next(name, &path, exclude, uncertain, out, size);
 }
 
 int cli_find_program(const char *name, const char *path, char **found)
@@ -492,7 +499,7 @@ int cli_find_program(const char *name, const char *path, char **found)
 		return error_errno(-errno, "/proc/self/exe: cannot tell which "
 				   "file corral is (is /proc mounted?)");
 	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
+		path = CLI_DEFAULT_PATH;
 	if (cli_path_search(name, path, &self, PATH_SKIP_UNCERTAIN, file,
 			    sizeof(file)) < 0)
 		return -ENOENT;

@@ -61,9 +61,12 @@ int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out);
 int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 		      struct profile_result *result);
 
+/* PATH when the environment has none (as argv[0] mode searches it). */
+#define CLI_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
 /*
  * argv[0] mode: the program called @name in @path (colon-separated; NULL
- * for the default), skipping every entry that is corral itself (same
+ * for CLI_DEFAULT_PATH), skipping every entry that is corral itself (same
  * device and inode as /proc/self/exe) and relative entries.  Returns 0
  * and a malloc'd path in *@found, or -ENOENT.
  */
@@ -83,6 +86,15 @@ struct stat;
 int cli_path_search(const char *name, const char *path,
 		    const struct stat *exclude, enum path_uncertain uncertain,
 		    char *out, size_t size);
+/*
+ * As cli_path_search, from the entry at *@cursor on; *@cursor is left
+ * after the entry of the match, so that the next call goes on from
+ * there (argv[0] mode tries each program of the name in turn, as
+ * execvp(3) does).
+ */
+int cli_path_next(const char *name, const char **cursor,
+		  const struct stat *exclude, enum path_uncertain uncertain,
+		  char *out, size_t size);
 void cli_free(struct corral_opts *opts);
 
 #endif /* CORRAL_CLI_H */

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "engine_bpf.h"
 #include "engine_landlock.h"
 #include "events.h"
@@ -235,6 +236,35 @@ fail:
 	die("could not set up the sandbox; the command was not run");
 }
 
+/* The errors on which execvp(3) tries the next PATH entry; EACCES is
+ * kept to report when no entry runs. */
+static bool execvp_goes_on(int err)
+{
+	return err == EACCES || err == ENOENT || err == ENOTDIR ||
+	       err == ESTALE || err == ENODEV || err == ETIMEDOUT;
+}
+
+/* @file: the file found in argv[0] mode, where no option can be given. */
+static _Noreturn void exec_failed(const char *name, const char *file,
+				  int err)
+{
+	if (err == ENOENT)
+		die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not found",
+				name);
+	if (err != EACCES)
+		die_with_status(CORRAL_EXIT_CANNOT_EXEC, "%s: cannot execute%s"
+				"%s: %s", name, file ? " " : "",
+				file ? file : "", strerror(err));
+	if (file)
+		die_with_status(CORRAL_EXIT_CANNOT_EXEC, "%s: cannot execute "
+				"%s: %s (give its directory rx in %s.profile, "
+				"or take it out of PATH)", name, file,
+				strerror(err), strrchr(file, '/') + 1);
+	die_with_status(CORRAL_EXIT_CANNOT_EXEC, "%s: cannot execute: %s (the "
+			"sandbox needs exec on it, e.g. --rx on its directory)",
+			name, strerror(err));
+}
+
 /*
  * @found: the file the parser found in PATH for argv[0], or NULL.  If
  * that execve fails, execvpe searches as if there were none, so the
@@ -246,13 +276,48 @@ static _Noreturn void exec_command(const char *found, char **argv,
 	if (found)
 		execve(found, argv, envp);
 	execvpe(argv[0], argv, envp);
-	if (errno == ENOENT)
-		die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not found",
-				argv[0]);
-	die_with_status(CORRAL_EXIT_CANNOT_EXEC, "%s: cannot execute: %s%s",
-			argv[0], strerror(errno),
-			errno == EACCES ? " (the sandbox needs exec on it, "
-					  "e.g. --rx on its directory)" : "");
+	exec_failed(argv[0], NULL, errno);
+}
+
+/*
+ * argv[0] mode: @first is the program the parser found for the name we
+ * were run as; argv[0] stays that name, so that the program's messages
+ * say "tar:" as typed.  When @first cannot run (a shim the profile does
+ * not let run, a script whose interpreter is missing), the search goes
+ * on through PATH as execvp(3)'s would, past every entry that is corral
+ * itself.  A file name holding a '/' makes execvpe run a script without
+ * "#!" with /bin/sh, as execvp does.
+ */
+static _Noreturn void exec_named(const char *first, char **argv, char **envp)
+{
+	const char *name = strrchr(first, '/') + 1;
+	const char *cursor = getenv("PATH");
+	const char *refused = NULL;
+	char file[PATH_MAX];
+	struct stat self;
+
+	if (stat("/proc/self/exe", &self) < 0)
+		die_errno("/proc/self/exe: cannot tell which file corral is "
+			  "(is /proc mounted?)");
+	if (!cursor)
+		cursor = CLI_DEFAULT_PATH;
+	execvpe(first, argv, envp);
+	if (!execvp_goes_on(errno))
+		exec_failed(argv[0], first, errno);
+	if (errno == EACCES)
+		refused = first;
+	while (!cli_path_next(name, &cursor, &self, PATH_SKIP_UNCERTAIN, file,
+			      sizeof(file))) {
+		if (!strcmp(file, first))
+			continue;
+		execvpe(file, argv, envp);
+		if (!execvp_goes_on(errno))
+			exec_failed(argv[0], file, errno);
+		if (errno == EACCES && !refused)
+			refused = xstrdup(file);
+	}
+	exec_failed(argv[0], refused ? refused : first,
+		    refused ? EACCES : ENOENT);
 }
 
 /* The user's environment less the profiles' [environment] unset. */
@@ -284,19 +349,9 @@ static void net_policy_of(const struct launch_request *req, struct policy *net)
 	memcpy(net->net, req->msg.net, net->n_net * sizeof(*net->net));
 }
 
-/* The command: our own argv from cmd_index, or the real program. */
-static char **command_argv(const struct launch_request *req, char **argv)
-{
-	char **command = argv + req->msg.cmd_index;
-
-	if (req->msg.exec_path[0] && !(req->msg.flags & LAUNCH_PATH_FOUND))
-		command[0] = (char *)req->msg.exec_path;
-	return command;
-}
-
 void launch(struct launch_request *req, char **argv, char **envp)
 {
-	char **command = command_argv(req, argv);
+	char **command = argv + req->msg.cmd_index;
 	char **env = command_env(req, envp);
 	struct opened_rule rules[LAUNCH_MAX_RULES];
 	size_t n = req->msg.n_rules;
@@ -332,6 +387,8 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "
 		    "not run");
+	if (req->msg.exec_path[0] && !(req->msg.flags & LAUNCH_PATH_FOUND))
+		exec_named(req->msg.exec_path, command, env);
 	exec_command(req->msg.flags & LAUNCH_PATH_FOUND ?
 		     req->msg.exec_path : NULL, command, env);
 }

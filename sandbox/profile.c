@@ -25,6 +25,13 @@
 #include "netrule.h"
 #include "util.h"
 
+/* The administrator's profiles are $(sysconfdir)/corral/profiles, where
+ * `make install` creates the directory (/etc for the Debian package). */
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+#define ADMIN_PROFILES SYSCONFDIR "/corral/profiles"
+
 #define MAX_FILE_SIZE (256 * 1024)
 #define MAX_ERRORS 20
 /* inih 55 keeps section and key names in 50-byte buffers, cutting longer
@@ -1087,7 +1094,7 @@ void profile_env_init(struct profile_env *env, const struct vars *vars,
 	if (config && snprintf(buf, sizeof(buf), "%s/corral/profiles",
 			       config) < (int)sizeof(buf))
 		add_dir(env, buf, strlen(buf));
-	add_dir(env, "/etc/corral/profiles", strlen("/etc/corral/profiles"));
+	add_dir(env, ADMIN_PROFILES, strlen(ADMIN_PROFILES));
 	if (snprintf(buf, sizeof(buf), "%s/profiles", pkgdatadir) <
 	    (int)sizeof(buf))
 		add_dir(env, buf, strlen(buf));

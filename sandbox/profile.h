@@ -67,7 +67,7 @@ struct profile_result {
 /*
  * Builds the search path: each directory of @override (colon-separated)
  * if it is non-NULL, else $XDG_CONFIG_HOME/corral/profiles,
- * /etc/corral/profiles and @pkgdatadir/profiles.
+ * $(sysconfdir)/corral/profiles and @pkgdatadir/profiles.
  */
 void profile_env_init(struct profile_env *env, const struct vars *vars,
 		      const char *override, const char *pkgdatadir);

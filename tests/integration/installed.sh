@@ -6,6 +6,9 @@
 #   - TMPDIR: glibc removes it from a secure-exec program's environment,
 #     yet ${TMPDIR} in a profile must be the user's (gcc's temporary files
 #     go there), on both engines.
+#   - make install's $(sysconfdir)/corral/profiles is read: an
+#     administrator's profile there shadows the shipped one, and the
+#     user's own shadows both.
 #
 # Runs as root in the test guest only (it installs corral into /usr/local
 # and adds the group corral).
@@ -128,6 +131,36 @@ if [ -f "$SRC/Makefile" ] && type -P make >/dev/null && type -P getcap >/dev/nul
 else
 	skip "make install as root creates the group corral" "no build tree, make or getcap"
 fi
+# ---- point 12: the administrator's profiles, where make install puts them -------
+
+if [ -f "$SRC/Makefile" ] && type -P make >/dev/null; then
+	mk() { sed -n "s/^$1 = //p" "$SRC/Makefile"; }
+	prefix=$(mk prefix) ADMIN=$(mk sysconfdir)
+	ADMIN=${ADMIN//'${prefix}'/$prefix}/corral/profiles
+	SHIPPED=${prefix}/share/corral/profiles
+	out=$(make -C "$SRC" install-data 2>&1)
+	[ $? = 0 ] && [ -d "$ADMIN" ] && [ -f "$SHIPPED/git.profile" ] &&
+		ok "make install: creates $ADMIN, installs $SHIPPED" ||
+		not_ok "make install: creates $ADMIN, installs $SHIPPED" "$out"
+	# whose_git: the file --print-profile=git read, as nobody
+	whose_git() {
+		as_user env -u CORRAL_PROFILE_PATH "$UC" --print-profile=git
+		printf '%s\n' "$out" | sed -n 's/^# \(\/.*\.profile\): .*/\1/p' | head -1
+	}
+	is "$(whose_git)" "$SHIPPED/git.profile" "installed: git is the shipped profile"
+	printf '# admin: git, read only\n[filesystem]\nro = ${PROJECT}\n' >"$ADMIN/git.profile"
+	is "$(whose_git)" "$ADMIN/git.profile" \
+		"an administrator's $ADMIN/git.profile shadows the shipped one"
+	mkdir -p "$W/proj/.config/corral/profiles"
+	printf '[filesystem]\nro = ${PROJECT}\n' >"$W/proj/.config/corral/profiles/git.profile"
+	chown -R 65534:65534 "$W/proj/.config"
+	is "$(whose_git)" "$W/proj/.config/corral/profiles/git.profile" \
+		"the user's ~/.config/corral/profiles/git.profile shadows the administrator's"
+	rm -rf "$ADMIN/git.profile" "$W/proj/.config"
+else
+	skip "make install: the administrator's profiles" "no build tree or make"
+fi
+
 install_launcher && setup_installed ||
 	not_ok "setup again with the installed launcher" "$(ls -la /sys/fs/bpf/corral 2>&1)"
 

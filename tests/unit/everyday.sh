@@ -8,8 +8,16 @@
 #   - hints that work: a missing path of a flag (no '-' prefix there), of a
 #     profile (the '-' prefix), an unknown --profile NAME (./NAME.profile)
 #   - -h, -V, 'corral help'
+#   - make install with another prefix writes nothing outside it (the
+#     systemd unit, the bash completion), and the $(sysconfdir)/corral/
+#     profiles it creates is on the search path, between the user's
+#     profiles and the shipped ones
+#   - argv[0] mode (a link ls -> corral first in PATH): the search goes on
+#     past what execvp passes over (a shim the sandbox will not run, one
+#     whose interpreter is missing, a file not executable, a directory,
+#     another link to corral), and messages say "ls:", not "/usr/bin/ls:"
 #
-# Environment: CORRAL, CORRAL_SRCDIR (see Makefile.am).
+# Environment: CORRAL, CORRAL_SRCDIR, CORRAL_SYSCONFDIR (see Makefile.am).
 . "$(dirname "$0")/../integration/lib.sh"
 
 if grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
@@ -157,6 +165,93 @@ for want in "sudo make install" "corral profiles" "ln -s /usr/local/bin/corral" 
 	grep -qF "$want" "$SRC/README.md" &&
 		ok "README shows '$want'" || not_ok "README shows '$want'"
 done
+
+# ---- point 12: make install stays under the prefix; sysconfdir is read -------
+
+BUILD=$(dirname "$CORRAL")
+if [ -f "$BUILD/Makefile" ] && type -P make >/dev/null; then
+	out=$(make -s -C "$BUILD" install DESTDIR="$T/dest" prefix=/opt/corral 2>&1)
+	rc=$?
+	outside=$(cd "$T/dest" 2>/dev/null && find . ! -type d | grep -v '^\./opt/corral/')
+	is "$rc:$outside" "0:" "make install prefix=/opt/corral: every file under /opt/corral"
+	for f in lib/systemd/system/corral-setup.service \
+		share/bash-completion/completions/corral share/corral/profiles/git.profile \
+		bin/corral etc/corral/profiles; do
+		[ -e "$T/dest/opt/corral/$f" ] && ok "make install prefix=/opt/corral: $f" ||
+			not_ok "make install prefix=/opt/corral: $f" "$out"
+	done
+else
+	skip "make install prefix=/opt/corral" "no Makefile beside $CORRAL"
+fi
+if [ -n "${CORRAL_SYSCONFDIR:-}" ]; then
+	run env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$CORRAL" --profile nosuch -- true
+	[[ $err == *" in $T/cfg/corral/profiles, $CORRAL_SYSCONFDIR/corral/profiles, $SRC/profiles ("* ]] &&
+		ok "the search path: the user's, then \$(sysconfdir)/corral/profiles that make install creates, then the shipped" ||
+		not_ok "the search path: the user's, then \$(sysconfdir)/corral/profiles that make install creates, then the shipped" \
+			"sysconfdir: $CORRAL_SYSCONFDIR" "$err"
+	for f in bash/corral zsh/_corral fish/corral.fish; do
+		grep -q "_corral_sysconfdir.$CORRAL_SYSCONFDIR\$" "$BUILD/completions/$f" 2>/dev/null &&
+			ok "completions/$f lists the profiles of $CORRAL_SYSCONFDIR/corral/profiles" ||
+			not_ok "completions/$f lists the profiles of $CORRAL_SYSCONFDIR/corral/profiles"
+	done
+else
+	skip "the search path names \$(sysconfdir)/corral/profiles" "CORRAL_SYSCONFDIR is not set"
+fi
+
+# ---- point 6: argv[0] mode searches PATH as execvp does -----------------------
+# $T/a6/bin/ls -> corral first in PATH, then one directory holding a shim
+# of the kind named, then the real ls.  ls.profile grants $T/a6/granted,
+# so that a shim there is refused by its interpreter, not the sandbox.
+
+A6=$T/a6
+mkdir -p "$A6/bin" "$A6/p" "$A6/refused" "$A6/granted" "$A6/noexec" \
+	"$A6/dir/ls" "$A6/link"
+ln -s "$CORRAL" "$A6/bin/ls"
+ln -s "$CORRAL" "$A6/link/ls"
+printf '#!/bin/sh\necho shim\n' >"$A6/refused/ls"
+printf '#!%s/nonexistent/python3\n' "$A6" >"$A6/granted/ls"
+printf '#!/bin/sh\necho shim\n' >"$A6/noexec/ls"
+chmod 0755 "$A6/refused/ls" "$A6/granted/ls"
+chmod 0644 "$A6/noexec/ls"
+printf '[filesystem]\nrx = /usr\nro = /etc\nrx = %s/granted\n' "$A6" \
+	>"$A6/p/ls.profile"
+
+# as_ls DIR ARGS...: ls ARGS with PATH=$A6/bin:DIR:/usr/bin:/bin; $out is
+# stdout and stderr, $rc the exit status
+as_ls() {
+	local dir=$1
+	shift
+	out=$(cd "$T" && env PATH="$A6/bin:$dir:/usr/bin:/bin" \
+		CORRAL_PROFILE_PATH="$A6/p" CORRAL_QUIET=1 ls "$@" 2>&1)
+	rc=$?
+}
+
+while read -r dir what; do
+	as_ls "$A6/$dir" -d /usr
+	is "$rc:$out" "0:/usr" "argv[0] mode: past $what, the real ls runs"
+done <<'EOF6'
+refused  a shim the sandbox will not run (exit 126 before)
+granted  a shim whose interpreter is missing (exit 127 before)
+noexec   a file that is not executable
+dir      a directory named ls
+link     another link to corral
+EOF6
+out=$(cd "$T" && env PATH="$A6/bin:$A6/refused" CORRAL_PROFILE_PATH="$A6/p" \
+	CORRAL_QUIET=1 ls -d /usr 2>&1)
+rc=$?
+is "$rc:$out" "126:corral: ls: cannot execute $A6/refused/ls: Permission denied (give its directory rx in ls.profile, or take it out of PATH)" \
+	"argv[0] mode: only a refused shim: exit 126, naming the file"
+out=$(cd "$T" && env PATH="$A6/bin:$A6/link" CORRAL_PROFILE_PATH="$A6/p" \
+	CORRAL_QUIET=1 ls -d /usr 2>&1)
+rc=$?
+is "$rc:$out" "127:corral: ls: command not found in PATH (other than corral itself)" \
+	"argv[0] mode: only corral in PATH: exit 127"
+
+# ---- point 14: argv[0] mode keeps the name typed ------------------------------
+
+as_ls "$A6/noexec" /nonexistent
+is "$rc:$out" "2:ls: cannot access '/nonexistent': No such file or directory" \
+	"argv[0] mode: the program's own messages say 'ls:', not '/usr/bin/ls:'"
 
 # ---- point 14: -h, -V, help ----------------------------------------------------
 
