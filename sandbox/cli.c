@@ -284,7 +284,7 @@ static int finish_subcommand(int argc, char **argv, struct corral_opts *opts)
 		return -EINVAL;
 	}
 	if (opts->policy.n_rules || opts->n_profiles || opts->policy.n_net ||
-	    opts->policy.net_mode != POLICY_NET_UNSET) {
+	    opts->policy.n_hosts || opts->policy.net_mode != POLICY_NET_UNSET) {
 		warn_msg("%s takes no rules or profiles", argv[1]);
 		return -EINVAL;
 	}
@@ -434,6 +434,10 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 			policy_free(&merged);
 			return -ENOSPC;
 		}
+	for (size_t i = 0; i < flags->n_hosts; i++)
+		policy_add_host(&merged, flags->hosts[i].name,
+				&flags->hosts[i].rule, flags->hosts[i].optional,
+				flags->hosts[i].origin);
 	if (flags->net_mode != POLICY_NET_UNSET &&
 	    strncmp(flags->net_mode_origin, "implied", 7))
 		policy_set_net_mode(&merged, flags->net_mode,

@@ -18,6 +18,7 @@
 #include "launch_msg.h"
 #include "parser.h"
 #include "privs.h"
+#include "resolve.h"
 #include "user_env.h"
 #include "util.h"
 
@@ -45,6 +46,9 @@ int main(int argc, char **argv)
 	privs_at_start();
 	envp = user_env_read(argc, argv);
 	sock = parser_start(argc, argv, envp, &parser);
+	/* Host names in network rules, if any (resolve.h): before the one
+	 * message, which then holds their addresses. */
+	resolve_serve(sock);
 	r = launch_msg_recv(sock, argc, &req, why, sizeof(why));
 	close(sock);
 	status = parser_wait(parser);

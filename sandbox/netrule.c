@@ -10,12 +10,15 @@
 #include "netrule.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
+#include <netdb.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "corral_abi.h"
+#include "util.h"
 
 static const struct {
 	const char *name;
@@ -153,8 +156,7 @@ static int parse_addr(const char *text, bool v6,
 	buf[len] = '\0';
 	if (inet_pton(v6 ? AF_INET6 : AF_INET, buf, rule->addr) != 1) {
 		snprintf(why, size, "bad %s address '%s'%s", v6 ? "IPv6" : "IPv4",
-			 buf, v6 ? "" : " (IPv6 goes in brackets: [::1]:80; "
-			 "host names are not resolved)");
+			 buf, v6 ? "" : " (IPv6 goes in brackets: [::1]:80)");
 		return -EINVAL;
 	}
 	if (slash && !parse_number(slash + 1, strlen(slash + 1), prefix,
@@ -233,6 +235,156 @@ int netrule_parse(const char *text, uint8_t op, struct policy_net_rule *rule,
 	return parse_ports(port, rule, why, size);
 }
 
+/* One DNS label: 1-63 letters, digits and '-', no '-' at either end. */
+static bool label_ok(const char *s, size_t len)
+{
+	if (!len || len > 63 || s[0] == '-' || s[len - 1] == '-')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-')
+			return false;
+	return true;
+}
+
+bool netrule_host_ok(const char *name)
+{
+	size_t len = strlen(name);
+	const char *last = strrchr(name, '.');
+
+	if (!len || len > POLICY_HOST_NAME_MAX)
+		return false;
+	for (const char *p = name;; ) {
+		size_t n = strcspn(p, ".");
+
+		if (!label_ok(p, n))
+			return false;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	/* A top-level label is never all digits (RFC 3696): "1.2.3" is a
+	 * mistyped address, which getaddrinfo would read as 1.2.0.3. */
+	last = last ? last + 1 : name;
+	return strspn(last, "0123456789") != strlen(last);
+}
+
+/* Does the address part of an item look like a name (has a letter)? */
+static bool looks_like_name(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (isalpha((unsigned char)text[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "[-]NAME:PORTS": 1 with @name and @rule's op and ports filled; 0 when
+ * @text is no host rule (an address, a port, brackets); -EINVAL with
+ * @why when it is a bad one.
+ */
+static int parse_host(const char *text, uint8_t op, char *name,
+		      struct policy_net_rule *rule, bool *optional, char *why,
+		      size_t size)
+{
+	const char *colon;
+	size_t len;
+
+	*optional = text[0] == '-';
+	text += *optional;
+	colon = strchr(text, ':');
+	if (text[0] == '[' || !colon || strchr(colon + 1, ':'))
+		return 0;
+	len = (size_t)(colon - text);
+	if (!looks_like_name(text, len)) {
+		if (!*optional)
+			return 0;
+		snprintf(why, size, "'-%s': only a host name can be made "
+			 "optional with '-'", text);
+		return -EINVAL;
+	}
+	if (len > POLICY_HOST_NAME_MAX) {
+		snprintf(why, size, "host name '%.20s...' is too long", text);
+		return -EINVAL;
+	}
+	memcpy(name, text, len);
+	name[len] = '\0';
+	if (!netrule_host_ok(name)) {
+		snprintf(why, size, "bad host name '%s' (letters, digits, '-' "
+			 "and '.', e.g. github.com:443)", name);
+		return -EINVAL;
+	}
+	memset(rule, 0, sizeof(*rule));
+	rule->op = op;
+	return parse_ports(colon + 1, rule, why, size) < 0 ? -EINVAL : 1;
+}
+
+/* Has @rule's address already been seen among @out[0..n)? */
+static bool seen(const struct policy_net_rule *out, size_t n,
+		 const struct policy_net_rule *rule)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].family == rule->family &&
+		    !memcmp(out[i].addr, rule->addr, sizeof(rule->addr)))
+			return true;
+	return false;
+}
+
+/* One getaddrinfo answer as a rule on its address alone (/32, /128). */
+static bool addr_rule(const struct addrinfo *ai, struct policy_net_rule *rule)
+{
+	memset(rule, 0, sizeof(*rule));
+	if (ai->ai_family == AF_INET) {
+		const struct sockaddr_in *sin = (const void *)ai->ai_addr;
+
+		memcpy(rule->addr, &sin->sin_addr, 4);
+		rule->family = 4;
+		rule->prefix_len = 32;
+	} else if (ai->ai_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const void *)ai->ai_addr;
+
+		memcpy(rule->addr, &sin6->sin6_addr, 16);
+		rule->family = 6;
+		rule->prefix_len = 128;
+	} else {
+		return false;
+	}
+	unmap_v4(rule);
+	return true;
+}
+
+int netrule_resolve(const char *name, struct policy_net_rule *out,
+		    size_t max, size_t *n, char *why, size_t size)
+{
+	/* SOCK_STREAM: one answer per address, not one per socket type.
+	 * No AI_ADDRCONFIG: localhost must give ::1 on a host without a
+	 * global IPv6 address too. */
+	const struct addrinfo hints = { .ai_family = AF_UNSPEC,
+					.ai_socktype = SOCK_STREAM };
+	struct addrinfo *res = NULL;
+	int r;
+
+	*n = 0;
+	if (!netrule_host_ok(name)) {
+		snprintf(why, size, "bad host name");
+		return -EINVAL;
+	}
+	r = getaddrinfo(name, NULL, &hints, &res);
+	if (r) {
+		snprintf(why, size, "%s", r == EAI_SYSTEM ? strerror(errno)
+							  : gai_strerror(r));
+		return -ENOENT;
+	}
+	for (const struct addrinfo *ai = res; ai && *n < max; ai = ai->ai_next)
+		if (addr_rule(ai, &out[*n]) && !seen(out, *n, &out[*n]))
+			(*n)++;
+	freeaddrinfo(res);
+	if (!*n) {
+		snprintf(why, size, "no IPv4 or IPv6 address");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 size_t netrule_resolvers(const char *path, char addrs[][48], size_t max)
 {
 	FILE *f = fopen(path, "re");
@@ -269,7 +421,7 @@ static int parse_resolvers(const char *port, uint8_t op,
 				      void *data),
 			   void *data, char *why, size_t size)
 {
-	char addrs[NETRULE_MAX_RESOLVERS][48], item[200];
+	char addrs[NETRULE_MAX_RESOLVERS][48], item[48 + POLICY_HOST_NAME_MAX + 16];
 	size_t n = netrule_resolvers("/etc/resolv.conf", addrs,
 				     NETRULE_MAX_RESOLVERS);
 
@@ -287,10 +439,30 @@ static int parse_resolvers(const char *port, uint8_t op,
 	return 0;
 }
 
+/* One item of a list: a host rule, resolvers:PORT or an address rule. */
+static int parse_item(const char *item, uint8_t op,
+		      const struct netrule_sink *sink, char *why, size_t size)
+{
+	char name[POLICY_HOST_NAME_MAX + 1];
+	struct policy_net_rule rule;
+	bool optional;
+	int r;
+
+	if (!strncmp(item, "resolvers:", 10))
+		return parse_resolvers(item + 10, op, sink->add, sink->data,
+				       why, size);
+	r = parse_host(item, op, name, &rule, &optional, why, size);
+	if (r < 0)
+		return r;
+	if (r)
+		return sink->add_host(name, &rule, optional, sink->data);
+	if (netrule_parse(item, op, &rule, why, size) < 0)
+		return -EINVAL;
+	return sink->add(&rule, sink->data);
+}
+
 int netrule_parse_list(const char *text, uint8_t op,
-		       int (*add)(const struct policy_net_rule *rule,
-				  void *data),
-		       void *data, char *why, size_t size)
+		       const struct netrule_sink *sink, char *why, size_t size)
 {
 	static const char seps[] = ", \t";
 	bool any = false;
@@ -298,8 +470,7 @@ int netrule_parse_list(const char *text, uint8_t op,
 	for (const char *p = text + strspn(text, seps); *p;
 	     p += strspn(p, seps)) {
 		size_t len = strcspn(p, seps);
-		struct policy_net_rule rule;
-		char item[128];
+		char item[POLICY_HOST_NAME_MAX + 16];
 		int r;
 
 		if (len >= sizeof(item)) {
@@ -308,18 +479,7 @@ int netrule_parse_list(const char *text, uint8_t op,
 		}
 		memcpy(item, p, len);
 		item[len] = '\0';
-		if (!strncmp(item, "resolvers:", 10)) {
-			r = parse_resolvers(item + 10, op, add, data, why,
-					    size);
-			if (r < 0)
-				return r;
-			any = true;
-			p += len;
-			continue;
-		}
-		if (netrule_parse(item, op, &rule, why, size) < 0)
-			return -EINVAL;
-		r = add(&rule, data);
+		r = parse_item(item, op, sink, why, size);
 		if (r < 0)
 			return r;
 		any = true;
@@ -344,15 +504,57 @@ static int add_one(const struct policy_net_rule *rule, void *data)
 	return policy_add_net(c->policy, rule, c->origin);
 }
 
+static int add_host(const char *name, const struct policy_net_rule *rule,
+		    bool optional, void *data)
+{
+	struct add_ctx *c = data;
+
+	policy_add_host(c->policy, name, rule, optional, c->origin);
+	return 0;
+}
+
 int netrule_add_list(struct policy *policy, uint8_t op, const char *text,
 		     const char *origin, char *why, size_t size)
 {
 	struct add_ctx c = { policy, origin };
-	int r = netrule_parse_list(text, op, add_one, &c, why, size);
+	const struct netrule_sink sink = { add_one, add_host, &c };
+	int r = netrule_parse_list(text, op, &sink, why, size);
 
 	if (r == -ENOSPC)
 		snprintf(why, size, "more than %d network rules (use port "
 			 "ranges or prefixes)", POLICY_MAX_NET_RULES);
+	return r;
+}
+
+/* One line for a name that did not resolve, where the rule was written. */
+static void host_error(const struct policy_net_host *h)
+{
+	const char *op = netrule_op_name(h->rule.op);
+	char ports[32];
+
+	netrule_format(&h->rule, ports, sizeof(ports));
+	if (!strncmp(h->origin, "profile ", 8))
+		warn_msg("%s: %s: host name '%s' did not resolve (%s); fix "
+			 "it, or write -%s:%s to skip it when it does not",
+			 h->origin, op, h->name, h->error, h->name, ports);
+	else
+		warn_msg("--%s %s:%s: host name '%s' did not resolve (%s); "
+			 "fix it, or write -%s:%s to skip it when it does not",
+			 op, h->name, ports, h->name, h->error, h->name, ports);
+}
+
+int netrule_hosts_check(const struct policy *policy)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < policy->n_hosts; i++) {
+		const struct policy_net_host *h = &policy->hosts[i];
+
+		if (!h->error || h->optional)
+			continue;
+		host_error(h);
+		r = -ENOENT;
+	}
 	return r;
 }
 

@@ -16,12 +16,16 @@
  *   resolvers:53        each nameserver of /etc/resolv.conf (glibc's
  *                       127.0.0.1 and ::1 when it lists none), read when
  *                       the profile is
+ *   github.com:443      each address the name has, resolved once at
+ *                       launch (resolve.h); -name:443 skips a name that
+ *                       does not resolve instead of refusing to run
  *
  * A value may hold several, separated by commas or blanks.
  */
 #ifndef CORRAL_NETRULE_H
 #define CORRAL_NETRULE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,15 +43,45 @@ const char *netrule_op_name(uint8_t op);
 int netrule_parse(const char *text, uint8_t op, struct policy_net_rule *rule,
 		  char *why, size_t size);
 
+/* Where netrule_parse_list() puts what it parses. */
+struct netrule_sink {
+	int (*add)(const struct policy_net_rule *rule, void *data);
+	/* a rule on a host name: @rule has the op and ports */
+	int (*add_host)(const char *name, const struct policy_net_rule *rule,
+			bool optional, void *data);
+	void *data;
+};
+
 /*
- * Parses a value holding rules separated by commas or blanks, calling
- * @add for each.  Returns 0, the first negative result of @add, or
+ * Parses a value holding rules separated by commas or blanks, passing
+ * each to @sink.  Returns 0, the first negative result of a callback, or
  * -EINVAL with @why filled (naming the bad item).
  */
 int netrule_parse_list(const char *text, uint8_t op,
-		       int (*add)(const struct policy_net_rule *rule,
-				  void *data),
-		       void *data, char *why, size_t size);
+		       const struct netrule_sink *sink, char *why,
+		       size_t size);
+
+/* Is @name a host name a rule may hold (RFC 1123 letters, digits, '-'
+ * and '.'; a last label not all digits, which would be an address)? */
+bool netrule_host_ok(const char *name);
+
+/*
+ * Resolves @name with getaddrinfo (the system resolver: nsswitch.conf,
+ * /etc/hosts, DNS) into at most @max rules on one address each (/32 or
+ * /128, IPv4-mapped addresses as IPv4, no duplicates), op and ports
+ * left 0.  Returns 0 with *@n >= 1, or -ENOENT (-EINVAL for a bad name)
+ * with @why saying why not ("Name or service not known").  Run it in an
+ * unprivileged process only (resolve.h).
+ */
+int netrule_resolve(const char *name, struct policy_net_rule *out,
+		    size_t max, size_t *n, char *why, size_t size);
+
+/*
+ * After resolve_hosts(): one line for each host name that did not
+ * resolve and is not optional, naming its profile line or flag.
+ * Returns 0, or -ENOENT if any.
+ */
+int netrule_hosts_check(const struct policy *policy);
 
 /* Nameservers glibc uses at most (MAXNS). */
 #define NETRULE_MAX_RESOLVERS 3

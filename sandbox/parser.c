@@ -26,7 +26,9 @@
 #include "expand.h"
 #include "launch_msg.h"
 #include "privs.h"
+#include "netrule.h"
 #include "profile.h"
+#include "resolve.h"
 #include "seccomp_filter.h"
 #include "user_env.h"
 #include "util.h"
@@ -375,9 +377,10 @@ static int send_or_die(int sock, const struct launch_msg *msg, const int *fds,
 	return 0;
 }
 
-static int send_run(int sock, char **argv, const struct corral_opts *opts,
+static int send_run(int sock, char **argv, struct corral_opts *opts,
 		    const struct parser_env *penv)
 {
+	const struct policy_net_host *full = NULL;
 	const char *path = penv->path;
 	const struct policy *policy = &opts->policy;
 	static int fds[LAUNCH_MAX_FDS];
@@ -402,6 +405,10 @@ static int send_run(int sock, char **argv, const struct corral_opts *opts,
 			 policy->unset[i].name);
 		msg.n_unset = i + 1;
 	}
+	if (policy_add_host_addrs(&opts->policy, &full) < 0)
+		die("%s: more than %d network rules with the addresses of "
+		    "'%s' (use prefixes, or fewer names)", full->origin,
+		    POLICY_MAX_NET_RULES, full->name);
 	msg.net_mode = policy->net_mode;
 	msg.n_net = policy->n_net;
 	memcpy(msg.net, policy->net, policy->n_net * sizeof(*policy->net));
@@ -460,6 +467,12 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 		profile_print_errors(&result);
 		return CORRAL_EXIT_FAILURE;
 	}
+	/* Host names: resolved by the launcher's unprivileged resolver,
+	 * never here (resolve.h says why); check above only parses. */
+	if (opts->policy.n_hosts &&
+	    (resolve_hosts(sock, &opts->policy) < 0 ||
+	     netrule_hosts_check(&opts->policy) < 0))
+		return CORRAL_EXIT_FAILURE;
 	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
 		profile_print(stdout, &opts->policy, &result);
 		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;

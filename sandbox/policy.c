@@ -174,13 +174,9 @@ void policy_add_unset(struct policy *policy, const char *name,
 	u->origin = xstrdup(origin);
 }
 
-int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
-		   const char *origin)
+/* The first rule implies net = rules (over none: a rule asks for more). */
+static void imply_rules(struct policy *policy, const char *origin)
 {
-	if (policy->n_net >= POLICY_MAX_NET_RULES)
-		return -ENOSPC;
-	policy->net[policy->n_net] = *rule;
-	policy->net_origin[policy->n_net++] = xstrdup(origin);
 	if (policy->net_mode == POLICY_NET_UNSET ||
 	    policy->net_mode == POLICY_NET_NONE) {
 		char implied[PATH_MAX + 48];
@@ -188,6 +184,49 @@ int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
 		snprintf(implied, sizeof(implied), "implied by %s",
 			 strncmp(origin, "profile ", 8) ? origin : origin + 8);
 		policy_set_net_mode(policy, POLICY_NET_RULES, implied);
+	}
+}
+
+int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
+		   const char *origin)
+{
+	if (policy->n_net >= POLICY_MAX_NET_RULES)
+		return -ENOSPC;
+	policy->net[policy->n_net] = *rule;
+	policy->net_origin[policy->n_net++] = xstrdup(origin);
+	imply_rules(policy, origin);
+	return 0;
+}
+
+void policy_add_host(struct policy *policy, const char *name,
+		     const struct policy_net_rule *rule, bool optional,
+		     const char *origin)
+{
+	struct policy_net_host *h;
+
+	policy->hosts = xrealloc(policy->hosts, policy->n_hosts + 1,
+				 sizeof(*policy->hosts));
+	h = &policy->hosts[policy->n_hosts++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->name, sizeof(h->name), "%s", name);
+	h->rule = *rule;
+	h->optional = optional;
+	h->origin = xstrdup(origin);
+	imply_rules(policy, origin);
+}
+
+int policy_add_host_addrs(struct policy *policy,
+			  const struct policy_net_host **full)
+{
+	for (size_t i = 0; i < policy->n_hosts; i++) {
+		const struct policy_net_host *h = &policy->hosts[i];
+
+		for (size_t a = 0; a < h->n_addrs; a++) {
+			if (policy_add_net(policy, &h->addrs[a], h->origin)) {
+				*full = h;
+				return -ENOSPC;
+			}
+		}
 	}
 	return 0;
 }
@@ -220,6 +259,13 @@ void policy_free(struct policy *policy)
 		policy->net_origin[i] = NULL;
 	}
 	policy->n_net = 0;
+	for (size_t i = 0; i < policy->n_hosts; i++) {
+		free(policy->hosts[i].origin);
+		free(policy->hosts[i].error);
+	}
+	free(policy->hosts);
+	policy->hosts = NULL;
+	policy->n_hosts = 0;
 	free(policy->net_mode_origin);
 	policy->net_mode_origin = NULL;
 	policy->net_mode = POLICY_NET_UNSET;

@@ -117,6 +117,27 @@ struct policy_net_rule {
 
 #define POLICY_MAX_NET_RULES CORRAL_MAX_NET_RULES
 
+/*
+ * A rule on a host name ("github.com:443"), kept as written until the
+ * name is resolved at launch (resolve.h); each address it resolves to
+ * then becomes one policy_net_rule.  Parser-side only: never crosses to
+ * the launcher as such.
+ */
+#define POLICY_HOST_NAME_MAX 253        /* bytes, as in DNS */
+#define POLICY_MAX_HOST_ADDRS 16        /* addresses kept per name */
+
+struct policy_net_host {
+	char name[POLICY_HOST_NAME_MAX + 1];
+	struct policy_net_rule rule;    /* op and ports; no address yet */
+	bool optional;                  /* written -NAME:PORT */
+	char *origin;
+	/* filled by resolve_hosts(): */
+	bool resolved;
+	char *error;                    /* why it did not resolve, or NULL */
+	size_t n_addrs;
+	struct policy_net_rule addrs[POLICY_MAX_HOST_ADDRS];
+};
+
 struct policy {
 	struct policy_rule *rules;
 	size_t n_rules;
@@ -130,6 +151,9 @@ struct policy {
 	/* for --print-profile and messages only, beside the fixed structs */
 	char *net_mode_origin;
 	char *net_origin[POLICY_MAX_NET_RULES];
+	/* rules on host names, resolved at launch (parser side only) */
+	struct policy_net_host *hosts;
+	size_t n_hosts;
 };
 
 /*
@@ -162,6 +186,20 @@ void policy_add_unset(struct policy *policy, const char *name,
  */
 int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
 		   const char *origin);
+/*
+ * Adds a rule on a host name, to be resolved at launch; like
+ * policy_add_net(), it implies net = rules.
+ */
+void policy_add_host(struct policy *policy, const char *name,
+		     const struct policy_net_rule *rule, bool optional,
+		     const char *origin);
+/*
+ * Adds the addresses each resolved host name gave as network rules, with
+ * the name's origin.  Returns 0, or -ENOSPC past POLICY_MAX_NET_RULES
+ * with *@full set to the host whose addresses did not fit.
+ */
+int policy_add_host_addrs(struct policy *policy,
+			  const struct policy_net_host **full);
 /* Sets net = all|none|rules, replacing any earlier setting. */
 void policy_set_net_mode(struct policy *policy, enum policy_net_mode mode,
 			 const char *origin);

@@ -8,6 +8,7 @@
 
 #include "profile.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
@@ -242,6 +243,37 @@ static void print_rule(FILE *out, const struct policy_rule *rule)
 		origin);
 }
 
+/*
+ * A rule on a host name as written, then, once resolved, a comment with
+ * its addresses: what this launch would allow, not what the next will.
+ */
+static void print_host(FILE *out, const struct policy_net_host *h)
+{
+	char text[96], line[POLICY_HOST_NAME_MAX + 64];
+
+	snprintf(line, sizeof(line), "%s = %s%s:%s", netrule_op_name(h->rule.op),
+		 h->optional ? "-" : "", h->name,
+		 netrule_format(&h->rule, text, sizeof(text)));
+	fprintf(out, "%-40s ; %s\n", line, short_origin(h->origin));
+	if (!h->resolved)
+		return;
+	if (h->error) {
+		fprintf(out, ";   %s: %s%s\n", h->name, h->error,
+			h->optional ? " (skipped)" : "");
+		return;
+	}
+	fprintf(out, ";   %s:", h->name);
+	for (size_t a = 0; a < h->n_addrs; a++) {
+		const struct policy_net_rule *r = &h->addrs[a];
+
+		if (!inet_ntop(r->family == 6 ? AF_INET6 : AF_INET, r->addr,
+			       text, sizeof(text)))
+			snprintf(text, sizeof(text), "?");
+		fprintf(out, "%s %s", a ? "," : "", text);
+	}
+	fputs(" (resolved now; each launch resolves again)\n", out);
+}
+
 /* [network]: shown only when a rule or a setting says something. */
 static void print_network(FILE *out, const struct policy *policy)
 {
@@ -261,6 +293,8 @@ static void print_network(FILE *out, const struct policy *policy)
 		fprintf(out, "%-40s ; %s\n", line,
 			short_origin(policy->net_origin[i]));
 	}
+	for (size_t i = 0; i < policy->n_hosts; i++)
+		print_host(out, &policy->hosts[i]);
 }
 
 /* "# PATH: description", as one comment line a profile may hold. */

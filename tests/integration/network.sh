@@ -53,9 +53,56 @@ corral: profile $T/bad.profile:6: bind-udp: '::1:80': an IPv6 address goes in br
 corral: profile $T/bad.profile:7: bad value 'some' for net (use all, none or rules)" \
 	"bad ports, ranges and addresses are errors with file:line, exit 125"
 
-got=$("$CORRAL" --connect-tcp 'localhost:80' -- true 2>&1)
-is "$? $got" "125 corral: --connect-tcp localhost:80: bad IPv4 address 'localhost' (IPv6 goes in brackets: [::1]:80; host names are not resolved)" \
-	"a host name in a flag is refused (names are not resolved)"
+# ---- host names (issue 25, point 3): resolved at launch, loopback only -----
+
+got=$("$CORRAL" --connect-tcp 'localhost:80' --print-profile 2>&1 | grep -A1 '^connect-tcp')
+is "$? $(head -1 <<<"$got")" "0 connect-tcp = localhost:80               ; --connect-tcp on the command line" \
+	"a host name in a flag is a rule, shown as written"
+line2=$(sed -n 2p <<<"$got")
+if [[ $line2 =~ ^\;\ \ \ localhost:\ 127\.0\.0\.1(,\ ::1)?\ \(resolved\ now\;\ each\ launch\ resolves\ again\)$ ]]; then
+	ok "--print-profile shows what localhost resolved to, as a comment"
+else
+	not_ok "--print-profile shows what localhost resolved to, as a comment" "got: $line2"
+fi
+
+# The reason is the resolver's: "Name or service not known" with DNS,
+# "Temporary failure in name resolution" without (the guest).
+reason() { sed 's/(Name or service not known)\|(Temporary failure in name resolution)/(REASON)/; s/: Name or service not known (\|: Temporary failure in name resolution (/: REASON (/'; }
+got=$("$CORRAL" --connect-tcp 'nonexistent.invalid:443' -- true 2>&1 | reason; exit "${PIPESTATUS[0]}")
+is "$? $got" "125 corral: --connect-tcp nonexistent.invalid:443: host name 'nonexistent.invalid' did not resolve (REASON); fix it, or write -nonexistent.invalid:443 to skip it when it does not" \
+	"a name that does not resolve is refused in one line naming the flag, exit 125"
+
+printf '[network]\nconnect-tcp = 443,\n  nonexistent.invalid:443\n' >"$T/badname.profile"
+got=$("$CORRAL" --profile "$T/badname.profile" -- true 2>&1 | reason; exit "${PIPESTATUS[0]}")
+is "$? $got" "125 corral: profile $T/badname.profile:3: connect-tcp: host name 'nonexistent.invalid' did not resolve (REASON); fix it, or write -nonexistent.invalid:443 to skip it when it does not" \
+	"a name that does not resolve in a profile names file:line"
+got=$("$CORRAL" check "$T/badname.profile" 2>&1)
+is "$? $got" "0 $T/badname.profile: ok" "check parses names but does not resolve them"
+
+printf '[network]\nconnect-tcp = -nonexistent.invalid:443, localhost:80\n' >"$T/optname.profile"
+got=$("$CORRAL" --profile "$T/optname.profile" --print-profile 2>&1 | sed -n '/^connect-tcp = -nonexistent/{N;p}' | reason)
+is "$? $got" "0 connect-tcp = -nonexistent.invalid:443   ; $T/optname.profile:2
+;   nonexistent.invalid: REASON (skipped)" \
+	"-NAME:PORT is optional: a name that does not resolve is skipped, and --print-profile says so"
+
+got=$("$CORRAL" --connect-tcp 'exa_mple.org:443' -- true 2>&1)
+is "$? $got" "125 corral: --connect-tcp exa_mple.org:443: bad host name 'exa_mple.org' (letters, digits, '-' and '.', e.g. github.com:443)" \
+	"a malformed host name is a syntax error, not a lookup"
+
+if [ "$(landlock_abi)" -ge 4 ]; then
+	net_serve 5011 5012 || not_ok "listener on 5011-5012"
+	got=$("$CORRAL" --engine=landlock --quiet --rx "$CORRAL_HELPERS" --connect-tcp localhost:5011 -- \
+		"$NETPROBE" connect-tcp $L 5011 + connect-tcp $L 5012 2>&1)
+	is "$got" "connect-tcp $L 5011: OK
+connect-tcp $L 5012: EACCES" \
+		"landlock engine: --connect-tcp localhost:PORT allows that port, not another"
+	got=$("$CORRAL" --engine=landlock --quiet --rx "$CORRAL_HELPERS" --connect-tcp -nonexistent.invalid:5011 -- \
+		"$NETPROBE" connect-tcp $L 5011 2>&1)
+	is "$got" "connect-tcp $L 5011: EACCES" \
+		"landlock engine: a skipped optional name allows nothing (net = rules still holds)"
+else
+	echo "# Landlock ABI < 4: the host-name enforcement case on Landlock is not run"
+fi
 
 got=$("$CORRAL" --connect-tcp 443 --net=all --print-profile 2>&1 | grep '^net =')
 is "$got" "net = all                                ; --net on the command line" \
@@ -97,6 +144,11 @@ expect_net corral "a single-address rule allows that address, not its neighbour"
 	"--connect-tcp 127.0.0.1:$ALLOWED" \
 	"connect-tcp 127.0.0.1 $ALLOWED + connect-tcp 127.0.0.2 $ALLOWED" \
 	"OK EACCES"
+
+expect_net corral "a host name: localhost:PORT allows 127.0.0.1:PORT, not another port or address" \
+	"--connect-tcp localhost:$ALLOWED" \
+	"connect-tcp $L $ALLOWED + connect-tcp $L $DENIED + connect-tcp 127.0.0.2 $ALLOWED" \
+	"OK EACCES EACCES"
 
 expect_net corral "an IPv6 rule allows ::1, not 127.0.0.1" \
 	"--connect-tcp [::1]:$ALLOWED" \

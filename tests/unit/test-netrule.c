@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -18,6 +20,7 @@
 #include "netrule.h"
 #include "policy.h"
 #include "profile.h"
+#include "resolve.h"
 #include "tap.h"
 
 #define ARGV(...) ((char *[]){ "corral", __VA_ARGS__, NULL })
@@ -66,10 +69,7 @@ static const struct {
 	{ "9-8", "bad port range '9-8' (write the lower port first)" },
 	{ "1.2.3.4:", "no port (write ADDRESS:PORT, or PORT)" },
 	{ "1.2.3:80", "bad IPv4 address '1.2.3' (IPv6 goes in brackets: "
-		      "[::1]:80; host names are not resolved)" },
-	{ "example.org:443", "bad IPv4 address 'example.org' (IPv6 goes in "
-			     "brackets: [::1]:80; host names are not "
-			     "resolved)" },
+		      "[::1]:80)" },
 	{ "10.0.0.1/8:1", "'10.0.0.1/8' has bits set past the /8 prefix "
 			  "(write the network address)" },
 	{ "10.0.0.0/33:1", "bad prefix length '/33' (0 to 32)" },
@@ -322,6 +322,224 @@ static void test_flags(void)
 	profile_result_free(&res);
 }
 
+/* Host-name items in a list: kept as names, with op, ports and '-'. */
+static const struct {
+	const char *text;
+	const char *name;
+	int optional;
+	int lo, hi;
+} hosts[] = {
+	{ "localhost:80", "localhost", 0, 80, 80 },
+	{ "-nonexistent.invalid:443", "nonexistent.invalid", 1, 443, 443 },
+	{ "registry.npmjs.org:8000-8099", "registry.npmjs.org", 0, 8000,
+	  8099 },
+	{ "ip6-localhost:*", "ip6-localhost", 0, 0, 65535 },
+	{ "a1.example:1", "a1.example", 0, 1, 1 },
+};
+
+/* Items that look like names but are not valid rules. */
+static const struct {
+	const char *text;
+	const char *why;
+} bad_hosts[] = {
+	{ "exa_mple.org:443", "bad host name 'exa_mple.org' (letters, digits, "
+			      "'-' and '.', e.g. github.com:443)" },
+	{ "a-.org:1", "bad host name 'a-.org' (letters, digits, '-' and '.', "
+		      "e.g. github.com:443)" },
+	{ "a..org:1", "bad host name 'a..org' (letters, digits, '-' and '.', "
+		      "e.g. github.com:443)" },
+	{ "localhost:", "no port (write ADDRESS:PORT, or PORT)" },
+	{ "localhost:http", "bad port 'http' (a port is 0 to 65535, a range "
+			    "LOW-HIGH, or * for all)" },
+	{ "-127.0.0.1:80", "'-127.0.0.1:80': only a host name can be made "
+			   "optional with '-'" },
+	{ "1.2.3:80", "bad IPv4 address '1.2.3' (IPv6 goes in brackets: "
+		      "[::1]:80)" },
+	{ "example.123:80", "bad host name 'example.123' (letters, digits, "
+			    "'-' and '.', e.g. github.com:443)" },
+};
+
+static void test_host_items(void)
+{
+	for (size_t i = 0; i < N_ELEMS(hosts); i++) {
+		struct policy p = { 0 };
+		char why[256] = "";
+		int rc = netrule_add_list(&p, CORRAL_NET_CONNECT_TCP,
+					  hosts[i].text, "--connect-tcp on the "
+					  "command line", why, sizeof(why));
+		const struct policy_net_host *h = p.hosts;
+
+		TAP_OK(rc == 0 && p.n_hosts == 1 && !p.n_net &&
+		       !strcmp(h->name, hosts[i].name) &&
+		       h->optional == hosts[i].optional &&
+		       h->rule.op == CORRAL_NET_CONNECT_TCP &&
+		       h->rule.port_lo == hosts[i].lo &&
+		       h->rule.port_hi == hosts[i].hi && !h->resolved &&
+		       p.net_mode == POLICY_NET_RULES,
+		       "'%s' is a rule on host '%s', resolved later (%s)",
+		       hosts[i].text, hosts[i].name, why);
+		policy_free(&p);
+	}
+	for (size_t i = 0; i < N_ELEMS(bad_hosts); i++) {
+		struct policy p = { 0 };
+		char why[256] = "";
+		int rc = netrule_add_list(&p, CORRAL_NET_BIND_TCP,
+					  bad_hosts[i].text, "x", why,
+					  sizeof(why));
+
+		TAP_OK(rc == -EINVAL && !p.n_hosts &&
+		       !strcmp(why, bad_hosts[i].why),
+		       "'%s' is refused: %s", bad_hosts[i].text,
+		       bad_hosts[i].why);
+		if (strcmp(why, bad_hosts[i].why))
+			printf("#   got: %s\n", why);
+		policy_free(&p);
+	}
+}
+
+static bool has_addr(const struct policy_net_rule *r, size_t n, int family,
+		     const char *text)
+{
+	uint8_t want[16] = { 0 };
+
+	inet_pton(family == 6 ? AF_INET6 : AF_INET, text, want);
+	for (size_t i = 0; i < n; i++)
+		if (r[i].family == family && !memcmp(r[i].addr, want, 16) &&
+		    r[i].prefix_len == (family == 6 ? 128 : 32))
+			return true;
+	return false;
+}
+
+static void test_resolve(void)
+{
+	struct policy_net_rule r[POLICY_MAX_HOST_ADDRS];
+	char why[128] = "";
+	size_t n = 0;
+	int rc = netrule_resolve("localhost", r, POLICY_MAX_HOST_ADDRS, &n,
+				 why, sizeof(why));
+
+	TAP_OK(rc == 0 && n >= 1 && has_addr(r, n, 4, "127.0.0.1"),
+	       "localhost resolves (/etc/hosts) to 127.0.0.1/32 (%s)", why);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!memcmp(&r[i], &r[j], sizeof(r[i])))
+				TAP_OK(0, "duplicate address %zu, %zu", i, j);
+	rc = netrule_resolve("nonexistent.invalid", r, POLICY_MAX_HOST_ADDRS,
+			     &n, why, sizeof(why));
+	TAP_OK(rc == -ENOENT && n == 0 && why[0],
+	       "nonexistent.invalid (RFC 6761) does not resolve: %s", why);
+	rc = netrule_resolve("1.2.3", r, POLICY_MAX_HOST_ADDRS, &n, why,
+			     sizeof(why));
+	TAP_EQ(-EINVAL, rc, "a numeric name is never looked up (no 1.2.0.3)");
+}
+
+/*
+ * The whole round trip, as the parser and launcher run it: a "launcher"
+ * child serves one request (its resolver child drops privileges), the
+ * test plays the parser.
+ */
+static void test_round_trip(void)
+{
+	struct parsed p = parse_text("[network]\n"
+				     "connect-tcp = localhost:5011, 22\n"
+				     "bind-udp = -nonexistent.invalid:53\n"
+				     "connect-udp = localhost:53\n");
+	const struct policy_net_host *full = NULL;
+	int sv[2], status;
+	pid_t pid;
+
+	TAP_OK(p.r == 0 && p.policy.n_hosts == 3 && p.policy.n_net == 1,
+	       "a profile with names parses (3 names, 1 address rule)");
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		TAP_OK(0, "socketpair: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(sv[1]);
+		_exit(resolve_serve(sv[0]) == 1 ? 0 : 1);
+	}
+	close(sv[0]);
+	TAP_EQ(0, resolve_hosts(sv[1], &p.policy), "resolve_hosts answers");
+	close(sv[1]);
+	TAP_OK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status), "the launcher side served one request");
+	TAP_OK(p.policy.hosts[0].resolved && !p.policy.hosts[0].error &&
+	       has_addr(p.policy.hosts[0].addrs, p.policy.hosts[0].n_addrs, 4,
+			"127.0.0.1") &&
+	       p.policy.hosts[0].addrs[0].port_lo == 5011 &&
+	       p.policy.hosts[0].addrs[0].op == CORRAL_NET_CONNECT_TCP,
+	       "localhost:5011 became 127.0.0.1:5011 (and its other addresses)");
+	TAP_OK(p.policy.hosts[1].resolved && p.policy.hosts[1].error &&
+	       !p.policy.hosts[1].n_addrs,
+	       "the optional name did not resolve (%s)",
+	       p.policy.hosts[1].error ? p.policy.hosts[1].error : "?");
+	TAP_EQ(0, netrule_hosts_check(&p.policy),
+	       "an optional name that does not resolve is no error");
+	TAP_EQ(0, policy_add_host_addrs(&p.policy, &full),
+	       "the addresses become rules");
+	TAP_OK(p.policy.n_net == 1 + 2 * p.policy.hosts[0].n_addrs &&
+	       p.policy.net[1].port_lo == 5011 &&
+	       !strcmp(p.policy.net_origin[1], "profile t.profile:2") &&
+	       p.policy.net[p.policy.n_net - 1].op == CORRAL_NET_CONNECT_UDP,
+	       "one rule per address, each with the name's line and op");
+	parsed_free(&p);
+}
+
+static void test_unresolved_error(void)
+{
+	struct parsed p = parse_text("[network]\nconnect-tcp = 443,\n"
+				     "  nonexistent.invalid:443\n");
+
+	TAP_OK(p.r == 0 && p.policy.n_hosts == 1,
+	       "parsing alone does not resolve (corral check says ok)");
+	p.policy.hosts[0].resolved = true;
+	p.policy.hosts[0].error = strdup("Name or service not known");
+	TAP_EQ(-ENOENT, netrule_hosts_check(&p.policy),
+	       "a name that did not resolve is an error");
+	parsed_free(&p);
+}
+
+static void test_print_hosts(void)
+{
+	struct parsed p = parse_text("[network]\n"
+				     "connect-tcp = localhost:80\n"
+				     "connect-tcp = -gone.invalid:443\n");
+	struct policy_net_host *h = p.policy.hosts;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out;
+
+	h[0].resolved = h[1].resolved = true;
+	h[0].n_addrs = 2;
+	h[0].addrs[0] = h[0].rule;
+	h[0].addrs[0].family = 4;
+	inet_pton(AF_INET, "127.0.0.1", h[0].addrs[0].addr);
+	h[0].addrs[1] = h[0].rule;
+	h[0].addrs[1].family = 6;
+	inet_pton(AF_INET6, "::1", h[0].addrs[1].addr);
+	h[1].error = strdup("Name or service not known");
+	out = open_memstream(&text, &size);
+	profile_print(out, &p.policy, &p.result);
+	fclose(out);
+	TAP_OK(strstr(text, "\nconnect-tcp = localhost:80               ; t.profile:2\n"
+			    ";   localhost: 127.0.0.1, ::1 (resolved now; each launch resolves again)\n"
+			    "connect-tcp = -gone.invalid:443          ; t.profile:3\n"
+			    ";   gone.invalid: Name or service not known (skipped)\n") != NULL,
+	       "--print-profile shows each name as written, then its addresses");
+	if (!strstr(text, "localhost: 127"))
+		printf("# %s", text);
+	{
+		struct parsed q = parse_text(text);
+
+		TAP_OK(q.r == 0 && q.policy.n_hosts == 2 && q.policy.hosts[1].optional,
+		       "and reads back as the same names");
+		parsed_free(&q);
+	}
+	free(text);
+	parsed_free(&p);
+}
+
 int main(void)
 {
 	vars_set(&vars, VAR_HOME, "/home/u");
@@ -333,6 +551,11 @@ int main(void)
 	test_profile();
 	test_too_many();
 	test_flags();
+	test_host_items();
+	test_resolve();
+	test_round_trip();
+	test_unresolved_error();
+	test_print_hosts();
 	vars_free(&vars);
 	return tap_done();
 }
