@@ -329,6 +329,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 			    "was not run");
 	}
 	launch_request_close(req);
+	fd_limit_restore();
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "
 		    "not run");

@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 	int sock, r, status;
 
 	privs_at_start();
+	fd_limit_raise();
 	envp = user_env_read(argc, argv);
 	sock = parser_start(argc, argv, envp, &parser);
 	r = launch_msg_recv(sock, argc, &req, why, sizeof(why));
