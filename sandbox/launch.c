@@ -112,6 +112,7 @@ static void watch_init(struct watch *w, struct launch_request *req)
 	w->on = (req->msg.flags & LAUNCH_LOG) || learning(req);
 	w->printer.out = stderr;
 	w->printer.per_second = 20;
+	w->printer.all = req->msg.flags & LAUNCH_LOG_ALL;
 	if (req->log_fd >= 0) {
 		w->printer.out = fdopen(steal_fd(&req->log_fd), "w");
 		if (!w->printer.out)

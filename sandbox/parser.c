@@ -519,6 +519,8 @@ static int send_run(int sock, char **argv, const struct corral_opts *opts,
 		msg.flags |= LAUNCH_QUIET;
 	if (opts->log)
 		msg.flags |= LAUNCH_LOG;
+	if (opts->log_all)
+		msg.flags |= LAUNCH_LOG_ALL;
 	if (opts->log_file) {
 		msg.flags |= LAUNCH_LOG_FD;
 		fds[n++] = open_output(opts->log_file, O_TRUNC,
