@@ -148,8 +148,9 @@ char *event_target(const struct corral_event *ev, char *buf, size_t size)
  * Files the dynamic loader and the C library try in nearly every program
  * and do without: the loader searches the default directories, libc
  * keeps the C locale and untranslated messages, UTC, its built-in NSS
- * defaults, a CPU count from sched_getaffinity.  Under a tight profile
- * each run is refused a dozen of them, burying the denial that matters.
+ * defaults, a CPU count from sched_getaffinity, no SELinux.  Under a
+ * tight profile each run is refused a dozen of them, burying the denial
+ * that matters.
  * Reads only; '*' matches across '/'.
  */
 static const char *const routine_reads[] = {
@@ -159,6 +160,8 @@ static const char *const routine_reads[] = {
 	"/usr/share/locale-langpack/*", "/usr/share/i18n/*",
 	"/usr/lib/*gconv/*", "/usr/share/zoneinfo/*",
 	"/proc/filesystems", "/sys/devices/system/cpu/*",
+	/* libselinux, linked into coreutils: is selinuxfs mounted? */
+	"/proc/[0-9]*/mounts",
 };
 
 bool event_is_routine(const struct corral_event *ev)

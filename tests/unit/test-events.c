@@ -42,6 +42,8 @@ static const struct {
 	  "/usr/share/locale/de/LC_MESSAGES/coreutils.mo", "",
 	  "denied read /usr/share/locale/de/LC_MESSAGES/coreutils.mo "
 	  "(pid 7 cat)" },
+	{ "libselinux's look at the mounts (ls)", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/proc/276/mounts", "", "denied read /proc/276/mounts (pid 7 cat)" },
 	{ "the real denial", CORRAL_HOOK_OPEN, READ, 0, 7,
 	  "/home/u/.ssh/id_rsa",
 	  "denied read /home/u/.ssh/id_rsa (pid 7 cat)",
