@@ -132,9 +132,11 @@ static __always_inline __u32 missing(long granted, __u32 want)
 	return granted < 0 ? want : want & ~(__u32)granted;
 }
 
-static __always_inline int check_path(struct corral_task *t,
-				      const struct path *path, __u32 want,
-				      __u32 hook)
+/* @child: see report_child(); NULL when @path itself is the object. */
+static __always_inline int check_path_child(struct corral_task *t,
+					    const struct path *path,
+					    struct dentry *child, __u32 want,
+					    __u32 hook)
 {
 	long granted;
 
@@ -143,8 +145,15 @@ static __always_inline int check_path(struct corral_task *t,
 	granted = object_granted(t, path);
 	if (covers(granted, want))
 		return 0;
-	return report(t, path->mnt, path->dentry, missing(granted, want),
-		      hook, -EACCES);
+	return report_child(t, path->mnt, path->dentry, child,
+			    missing(granted, want), hook, -EACCES);
+}
+
+static __always_inline int check_path(struct corral_task *t,
+				      const struct path *path, __u32 want,
+				      __u32 hook)
+{
+	return check_path_child(t, path, NULL, want, hook);
 }
 
 /*
@@ -571,50 +580,53 @@ int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 		      CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE, -EACCES);
 }
 
-static __always_inline int check_dir_op(const struct path *dir, __u32 want)
+/* Creating or removing @dentry in @dir. */
+static __always_inline int check_dir_op(const struct path *dir,
+					struct dentry *dentry, __u32 want)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t = task_dom(&tbuf);
 
 	if (!t)
 		return 0;
-	return check_path(t, dir, want, want == CORRAL_ACCESS_CREATE ?
-			  CORRAL_HOOK_CREATE : CORRAL_HOOK_REMOVE);
+	return check_path_child(t, dir, dentry, want,
+				want == CORRAL_ACCESS_CREATE ?
+				CORRAL_HOOK_CREATE : CORRAL_HOOK_REMOVE);
 }
 
 SEC("lsm/path_mknod")
 int BPF_PROG(corral_path_mknod, const struct path *dir, struct dentry *dentry,
 	     umode_t mode, unsigned int dev, int ret)
 {
-	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_CREATE);
+	return ret ? ret : check_dir_op(dir, dentry, CORRAL_ACCESS_CREATE);
 }
 
 SEC("lsm/path_mkdir")
 int BPF_PROG(corral_path_mkdir, const struct path *dir, struct dentry *dentry,
 	     umode_t mode, int ret)
 {
-	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_CREATE);
+	return ret ? ret : check_dir_op(dir, dentry, CORRAL_ACCESS_CREATE);
 }
 
 SEC("lsm/path_symlink")
 int BPF_PROG(corral_path_symlink, const struct path *dir,
 	     struct dentry *dentry, const char *old_name, int ret)
 {
-	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_CREATE);
+	return ret ? ret : check_dir_op(dir, dentry, CORRAL_ACCESS_CREATE);
 }
 
 SEC("lsm/path_unlink")
 int BPF_PROG(corral_path_unlink, const struct path *dir, struct dentry *dentry,
 	     int ret)
 {
-	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_REMOVE);
+	return ret ? ret : check_dir_op(dir, dentry, CORRAL_ACCESS_REMOVE);
 }
 
 SEC("lsm/path_rmdir")
 int BPF_PROG(corral_path_rmdir, const struct path *dir, struct dentry *dentry,
 	     int ret)
 {
-	return ret ? ret : check_dir_op(dir, CORRAL_ACCESS_REMOVE);
+	return ret ? ret : check_dir_op(dir, dentry, CORRAL_ACCESS_REMOVE);
 }
 
 static __always_inline int is_dir_dentry(struct dentry *dentry)

@@ -236,6 +236,9 @@ enum corral_hook {
 #define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */
 #define CORRAL_EVENT_NAME_LEN 64  /* bytes per component, NUL included */
 #define CORRAL_EVENT_TRUNCATED (1u << 0)  /* more components above */
+/* names[0] is the entry being created or removed in the directory the
+ * rights were missing on (names[1...]): what --log names. */
+#define CORRAL_EVENT_CHILD     (1u << 1)
 
 /*
  * CORRAL_HOOK_NET and CORRAL_HOOK_SOCKET events carry this instead of

@@ -62,10 +62,15 @@ static __always_inline void count_lost(void)
 /*
  * Records that @t was refused @access on the object at @dentry (in @mnt;
  * both may be NULL for pathless operations) and returns the verdict.
+ * @child, if not NULL, is the entry of directory @dentry being created
+ * or removed: its name leads the path, so that the log says what was
+ * being made, not only where (CORRAL_EVENT_CHILD).
  */
-static __always_inline int report(struct corral_task *t, struct vfsmount *mnt,
-				  struct dentry *dentry, __u32 access,
-				  __u32 hook, int error)
+static __always_inline int report_child(struct corral_task *t,
+					struct vfsmount *mnt,
+					struct dentry *dentry,
+					struct dentry *child, __u32 access,
+					__u32 hook, int error)
 {
 	struct corral_event *ev = scratch_event();
 	struct name_walk w = { .dentry = dentry, .mnt = mnt };
@@ -82,11 +87,24 @@ static __always_inline int report(struct corral_task *t, struct vfsmount *mnt,
 	ev->n_names = 0;
 	ev->flags = 0;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	if (child && dentry && mnt) {
+		bpf_probe_read_kernel_str(ev->names[0], CORRAL_EVENT_NAME_LEN,
+					  BPF_CORE_READ(child, d_name.name));
+		ev->n_names = 1;
+		ev->flags = CORRAL_EVENT_CHILD;
+	}
 	if (dentry && mnt)
 		bpf_loop(CORRAL_MAX_DEPTH, name_step, &w, 0);
 	if (bpf_ringbuf_output(&events, ev, sizeof(*ev), 0))
 		count_lost();
 	return verdict;
+}
+
+static __always_inline int report(struct corral_task *t, struct vfsmount *mnt,
+				  struct dentry *dentry, __u32 access,
+				  __u32 hook, int error)
+{
+	return report_child(t, mnt, dentry, NULL, access, hook, error);
 }
 
 #endif /* CORRAL_EVENTS_H */

@@ -103,7 +103,7 @@ _corral()
 	local sub=
 	local options='--ro --rx --rw --rwx --allow --profile --print-profile
 		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
-		--engine= --log --debug --help --version'
+		--engine= --log --log-all --debug --quiet --help --version'
 	local net_modes='all none rules'
 	local subcommands='setup status teardown profiles check learn'
 	local engines='auto bpf landlock'
@@ -141,7 +141,7 @@ _corral()
 		--print-profile|--profile|--base)
 			COMPREPLY=($(compgen -P "$prefix" \
 				-W "$(_corral_profiles)" -- "$value")) ;;
-		--log|--output|--ro|--rx|--rw|--rwx)
+		--log|--log-all|--output|--ro|--rx|--rw|--rwx)
 			[[ -z $prefix ]] && _corral_files "$value" ;;
 		esac
 		return 0

@@ -36,7 +36,7 @@ function __corral_command_words
         case learn
             set -e tokens[1]
     end
-    set -l opts ro= rx= rw= rwx= allow= profile= print-profile=? log=? \
+    set -l opts ro= rx= rw= rwx= allow= profile= print-profile=? log=? log-all=? \
         o/output= base= engine= net= connect-tcp= bind-tcp= connect-udp= \
         bind-udp= q/quiet debug h/help V/version force
     argparse -s $opts -- $tokens 2>/dev/null; or return 1
@@ -87,6 +87,7 @@ complete -c corral -n __corral_options -l bind-udp -x -d 'allow UDP binds to [AD
 complete -c corral -n __corral_options -l net -x -a 'all none rules' -d 'confine the network'
 complete -c corral -n __corral_options -l engine -x -a 'auto bpf landlock' -d 'enforcement engine'
 complete -c corral -n __corral_options -l log -F -d 'print each denial (to FILE with =)'
+complete -c corral -n __corral_options -l log-all -F -d 'print every denial, routine ones too'
 complete -c corral -n __corral_options -l debug -d 'verifier log during setup'
 complete -c corral -n __corral_options -l help -d 'print usage'
 complete -c corral -n __corral_options -l version -d 'print the version'

@@ -18,7 +18,7 @@ enum {
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
 	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
 	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
-	OPT_QUIET,
+	OPT_QUIET, OPT_LOG_ALL,
 };
 
 static const struct option long_options[] = {
@@ -35,6 +35,7 @@ static const struct option long_options[] = {
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "print-profile", optional_argument, NULL, OPT_PRINT_PROFILE },
 	{ "log",     optional_argument, NULL, OPT_LOG },
+	{ "log-all", optional_argument, NULL, OPT_LOG_ALL },
 	{ "output",  required_argument, NULL, OPT_OUTPUT },
 	{ "base",    required_argument, NULL, OPT_BASE },
 	{ "net",     required_argument, NULL, OPT_NET },
@@ -81,8 +82,8 @@ static void usage(FILE *out)
 	      "  --engine=ENGINE      bpf, landlock or auto (default: bpf if "
 	      "set up,\n"
 	      "                       else landlock with a warning)\n"
-	      "  --log[=FILE]         print each denial while COMMAND runs "
-	      "(bpf)\n"
+	      "  --log[=FILE]         print denials (bpf); --log-all[=FILE]: "
+	      "routine ones too\n"
 	      "  -q, --debug, -h, -V  no Landlock warning; verifier log (setup); "
 	      "help; version\n"
 	      "  setup, status, teardown  load, show, unpin the BPF programs "
@@ -240,7 +241,9 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 	case OPT_PRINT_PROFILE:
 		return set_print_profile(opts, optarg);
 	case OPT_LOG:
+	case OPT_LOG_ALL:
 		opts->log = true;
+		opts->log_all = opt == OPT_LOG_ALL;
 		opts->log_file = optarg;
 		return 0;
 	case OPT_OUTPUT:

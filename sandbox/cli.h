@@ -40,6 +40,7 @@ struct corral_opts {
 	bool quiet;          /* --quiet: no warning that Landlock is used */
 	bool log;            /* --log: print denials while COMMAND runs */
 	const char *log_file; /* --log=FILE, or NULL for stderr */
+	bool log_all;        /* --log-all: routine denials and repeats too */
 	const char *learn_output; /* learn -o FILE */
 };
 

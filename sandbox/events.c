@@ -4,6 +4,7 @@
 #include "events.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -113,22 +114,102 @@ uint64_t events_lost(void)
 	return lost;
 }
 
-char *event_path(const struct corral_event *ev, char *buf, size_t size)
+/* The event's names from the root down to names[@leaf], joined. */
+static char *join_names(const struct corral_event *ev, uint32_t leaf,
+			char *buf, size_t size)
 {
 	size_t used = 0;
 	uint32_t n = ev->n_names < CORRAL_EVENT_NAMES ? ev->n_names
 						       : CORRAL_EVENT_NAMES;
 
 	buf[0] = '\0';
-	if (!n)
+	if (n <= leaf)
 		return buf;
 	if (ev->flags & CORRAL_EVENT_TRUNCATED)
 		used = (size_t)snprintf(buf, size, "...");
-	for (uint32_t i = n; i-- > 0 && used < size;)
+	for (uint32_t i = n; i-- > leaf && used < size;)
 		used += (size_t)snprintf(buf + used, size - used, "/%.*s",
 					 CORRAL_EVENT_NAME_LEN,
 					 ev->names[i]);
 	return buf;
+}
+
+char *event_path(const struct corral_event *ev, char *buf, size_t size)
+{
+	return join_names(ev, !!(ev->flags & CORRAL_EVENT_CHILD), buf, size);
+}
+
+char *event_target(const struct corral_event *ev, char *buf, size_t size)
+{
+	return join_names(ev, 0, buf, size);
+}
+
+/*
+ * Files the dynamic loader and the C library try in nearly every program
+ * and do without: the loader searches the default directories, libc
+ * keeps the C locale and untranslated messages, UTC, its built-in NSS
+ * defaults, a CPU count from sched_getaffinity, no SELinux.  Under a
+ * tight profile each run is refused a dozen of them, burying the denial
+ * that matters.
+ * Reads only; '*' matches across '/'.
+ */
+static const char *const routine_reads[] = {
+	"/etc/ld.so.cache", "/etc/ld.so.preload", "/etc/nsswitch.conf",
+	"/etc/localtime", "/etc/locale.alias", "/etc/default/locale",
+	"/usr/lib/locale/*", "/usr/share/locale/*",
+	"/usr/share/locale-langpack/*", "/usr/share/i18n/*",
+	"/usr/lib/*gconv/*", "/usr/share/zoneinfo/*",
+	"/proc/filesystems", "/sys/devices/system/cpu/*",
+	/* libselinux, linked into coreutils: is selinuxfs mounted? */
+	"/proc/[0-9]*/mounts",
+};
+
+bool event_is_routine(const struct corral_event *ev)
+{
+	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
+
+	if (ev->hook != CORRAL_HOOK_OPEN || !ev->access ||
+	    (ev->access & ~(uint32_t)(CORRAL_ACCESS_READ |
+				      CORRAL_ACCESS_READDIR)))
+		return false;
+	event_target(ev, path, sizeof(path));
+	for (size_t i = 0; i < sizeof(routine_reads) / sizeof(*routine_reads);
+	     i++)
+		if (!fnmatch(routine_reads[i], path, 0))
+			return true;
+	return false;
+}
+
+/* FNV-1a over the denial, its pid and command left out. */
+static uint64_t denial_hash(const struct corral_event *ev, const char *what,
+			    const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ ev->hook;
+	const char *parts[] = { what, "\n", path };
+
+	for (size_t i = 0; i < 3; i++)
+		for (const char *c = parts[i]; *c; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+/*
+ * Whether this denial was printed before (and remember it if not).  A
+ * full table forgets nothing and remembers no more: repeats then print.
+ */
+static bool seen_before(struct log_printer *p, uint64_t h)
+{
+	size_t i = h % LOG_SEEN_SLOTS;
+
+	for (size_t k = 0; k < LOG_SEEN_SLOTS; k++, i = (i + 1) % LOG_SEEN_SLOTS) {
+		if (p->seen[i] == h)
+			return true;
+		if (!p->seen[i]) {
+			p->seen[i] = h;
+			return false;
+		}
+	}
+	return false;
 }
 
 const char *event_hook_name(uint32_t hook)
@@ -194,6 +275,8 @@ void log_print_event(const struct corral_event *ev, void *printer)
 	char rights[128];
 	const char *what;
 
+	if (!p->all && event_is_routine(ev))
+		return;
 	if (ev->time_ns - p->window_ns >= 1000000000ull) {
 		flush_suppressed(p);
 		p->window_ns = ev->time_ns;
@@ -213,7 +296,9 @@ void log_print_event(const struct corral_event *ev, void *printer)
 	}
 	what = ev->access ? rights_format(ev->access, rights, sizeof(rights))
 			  : event_hook_name(ev->hook);
-	event_path(ev, path, sizeof(path));
+	event_target(ev, path, sizeof(path));
+	if (!p->all && seen_before(p, denial_hash(ev, what, path)))
+		return;
 	fprintf(p->out, "corral: denied %s%s%s (pid %u %.16s)\n", what,
 		path[0] ? " " : "", path, ev->pid, ev->comm);
 	fflush(p->out);

@@ -8,6 +8,7 @@
 #ifndef CORRAL_EVENTS_H
 #define CORRAL_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -30,16 +31,34 @@ void events_close(struct event_reader *r);
 /* Events the kernel could not queue since setup (ring buffer full). */
 uint64_t events_lost(void);
 
-/* "/home/u/.ssh/id_rsa" from an event's names; "" when it has none. */
+/*
+ * "/home/u/.ssh/id_rsa" from an event's names; "" when it has none.
+ * event_path() names the object the rights were missing on (for a
+ * create or remove, the directory), event_target() what was asked for
+ * (the entry created or removed in it: "/home/u/work/data/evil.txt").
+ */
 char *event_path(const struct corral_event *ev, char *buf, size_t size);
+char *event_target(const struct corral_event *ev, char *buf, size_t size);
+/*
+ * A read the dynamic loader or libc tries in nearly every program and
+ * does without (ld.so.cache, locale files, ...): --log leaves it out.
+ */
+bool event_is_routine(const struct corral_event *ev);
 const char *event_hook_name(uint32_t hook);
 
 /*
  * The --log printer: one line per denial, at most @per_second lines a
- * second; the rest are counted and summarised.
+ * second; the rest are counted and summarised.  Unless @all (--log-all),
+ * routine denials (event_is_routine) are left out, and a denial printed
+ * once (the same right on the same path, whichever process) is not
+ * printed again.
  */
+#define LOG_SEEN_SLOTS 1024
+
 struct log_printer {
 	FILE *out;
+	bool all;
+	uint64_t seen[LOG_SEEN_SLOTS];  /* denial_hash() of those printed */
 	unsigned per_second;
 	uint64_t window_ns;    /* start of the current one-second window */
 	unsigned in_window;

@@ -112,6 +112,7 @@ static void watch_init(struct watch *w, struct launch_request *req)
 	w->on = (req->msg.flags & LAUNCH_LOG) || learning(req);
 	w->printer.out = stderr;
 	w->printer.per_second = 20;
+	w->printer.all = req->msg.flags & LAUNCH_LOG_ALL;
 	if (req->log_fd >= 0) {
 		w->printer.out = fdopen(steal_fd(&req->log_fd), "w");
 		if (!w->printer.out)
@@ -384,6 +385,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 			    "was not run");
 	}
 	launch_request_close(req);
+	fd_limit_restore();
 	if (seccomp_install_sandbox() < 0)
 		die("could not install the seccomp filter; the command was "
 		    "not run");

@@ -31,15 +31,16 @@
 
 #define TASK_FLAGS_KNOWN (CORRAL_TASK_EXEC_ANON | CORRAL_TASK_UNIX_ANY)
 
-int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,
-		    size_t n_fds)
+/* One message of @len bytes with @n_fds fds attached. */
+static int send_with_fds(int sock, const void *buf, size_t len,
+			 const int *fds, size_t n_fds)
 {
-	char control[CMSG_SPACE(sizeof(int) * LAUNCH_MAX_FDS)];
-	struct iovec iov = { .iov_base = (void *)msg, .iov_len = sizeof(*msg) };
+	char control[CMSG_SPACE(sizeof(int) * LAUNCH_FDS_PER_MSG)];
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct cmsghdr *cmsg;
 
-	if (n_fds > LAUNCH_MAX_FDS)
+	if (n_fds > LAUNCH_FDS_PER_MSG)
 		return -E2BIG;
 	if (n_fds) {
 		memset(control, 0, sizeof(control));
@@ -51,9 +52,28 @@ int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,
 		cmsg->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
 		memcpy(CMSG_DATA(cmsg), fds, sizeof(int) * n_fds);
 	}
-	if (sendmsg(sock, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof(*msg))
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) != (ssize_t)len)
 		return -errno;
 	return 0;
+}
+
+int launch_msg_send_rules(int sock, uint32_t first, const int *fds, size_t n)
+{
+	struct launch_fds_msg m = {
+		.magic = LAUNCH_FDS_MAGIC, .first = first, .count = (uint32_t)n,
+	};
+
+	if (!n)
+		return -EINVAL;
+	return send_with_fds(sock, &m, sizeof(m), fds, n);
+}
+
+int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,
+		    size_t n_fds)
+{
+	if (n_fds > LAUNCH_MAX_OUTPUTS)
+		return -E2BIG;
+	return send_with_fds(sock, msg, sizeof(*msg), fds, n_fds);
 }
 
 static int reject(char *why, size_t size, const char *fmt, ...)
@@ -117,7 +137,8 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 	    !terminated(m->learn_base, sizeof(m->learn_base)))
 		return reject(why, size, "unterminated string");
 	if (!runs && (m->n_rules || m->cmd_index || m->exec_path[0] ||
-		      (m->flags & (LAUNCH_LOG | LAUNCH_LOG_FD))))
+		      (m->flags & (LAUNCH_LOG | LAUNCH_LOG_FD |
+				   LAUNCH_LOG_ALL))))
 		return reject(why, size, "a command or rules with an admin "
 			      "subcommand");
 	if (runs && (m->cmd_index >= (uint32_t)argc ||
@@ -139,8 +160,10 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 	    (!m->exec_path[0] || m->cmd_index == 0))
 		return reject(why, size, "a found program without a path or "
 			      "a command");
-	if ((m->flags & LAUNCH_LOG_FD) && !(m->flags & LAUNCH_LOG))
-		return reject(why, size, "a log file without --log");
+	if ((m->flags & (LAUNCH_LOG_FD | LAUNCH_LOG_ALL)) &&
+	    !(m->flags & LAUNCH_LOG))
+		return reject(why, size, "a log file or --log-all without "
+			      "--log");
 	for (uint32_t i = 0; i < m->n_rules; i++)
 		if (!m->access[i] || (m->access[i] & ~CORRAL_ACCESS_ALL))
 			return reject(why, size, "rule %u: bad rights 0x%x", i,
@@ -148,10 +171,10 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 	return 0;
 }
 
+/* The fds attached to the launch_msg itself: its outputs. */
 static size_t fds_expected(const struct launch_msg *m)
 {
-	return m->n_rules + !!(m->flags & LAUNCH_LOG_FD) +
-	       (m->kind == LAUNCH_LEARN);
+	return !!(m->flags & LAUNCH_LOG_FD) + (m->kind == LAUNCH_LEARN);
 }
 
 static bool pseudo_fs(int fd)
@@ -256,9 +279,12 @@ static int check_fds(struct launch_request *req, char *why, size_t size)
 	return 0;
 }
 
-/* Collects the SCM_RIGHTS fds; any other control message is an error. */
-static int take_fds(struct msghdr *mh, int *fds, size_t *n, char *why,
-		    size_t size)
+/*
+ * Collects the SCM_RIGHTS fds, at most @max; any other control message
+ * is an error.
+ */
+static int take_fds(struct msghdr *mh, int *fds, size_t *n, size_t max,
+		    char *why, size_t size)
 {
 	struct cmsghdr *c;
 
@@ -266,7 +292,7 @@ static int take_fds(struct msghdr *mh, int *fds, size_t *n, char *why,
 	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
 		size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		bool ok = c->cmsg_level == SOL_SOCKET &&
-			  c->cmsg_type == SCM_RIGHTS && *n + k <= LAUNCH_MAX_FDS;
+			  c->cmsg_type == SCM_RIGHTS && *n + k <= max;
 
 		if (ok)
 			memcpy(fds + *n, CMSG_DATA(c), k * sizeof(int));
@@ -285,59 +311,121 @@ static void close_all(int *fds, size_t n)
 		close(fds[i]);
 }
 
-static void assign_fds(struct launch_request *req, const int *fds)
+/*
+ * One message into @buf (*len bytes) and @fds (*n_fds).  A spare byte
+ * and fd in the buffers, so that an oversize message shows.  -ENODATA
+ * at end of file.
+ */
+static int recv_one(int sock, char *buf, size_t buf_size, int *fds,
+		    size_t *n_fds, ssize_t *len, char *why, size_t size)
 {
-	const struct launch_msg *m = &req->msg;
-	size_t k = m->n_rules;
+	char control[CMSG_SPACE(sizeof(int) * (LAUNCH_FDS_PER_MSG + 1))];
+	struct iovec iov = { .iov_base = buf, .iov_len = buf_size };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control, .msg_controllen = sizeof(control),
+	};
+	int r;
 
-	memcpy(req->rule_fds, fds, k * sizeof(int));
+	*n_fds = 0;
+	*len = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	if (*len < 0)
+		return reject(why, size, "receiving: %s", strerror(errno));
+	r = take_fds(&mh, fds, n_fds, LAUNCH_FDS_PER_MSG + 1, why, size);
+	if (!r && *len == 0 && !*n_fds)
+		return -ENODATA;
+	if (!r && (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+		r = reject(why, size, "oversize message or too many fds");
+	return r;
+}
+
+/*
+ * A struct launch_fds_msg in @buf with @fds: the next rules' fds, moved
+ * to req->rule_fds[*n_rules...] if everything in it is as it must be.
+ */
+static int take_rule_fds(const char *buf, const int *fds, size_t n_fds,
+			 struct launch_request *req, size_t *n_rules,
+			 char *why, size_t size)
+{
+	struct launch_fds_msg m;
+
+	memcpy(&m, buf, sizeof(m));
+	if (m.magic != LAUNCH_FDS_MAGIC || m.reserved)
+		return reject(why, size, "rule fds: bad magic");
+	if (m.first != *n_rules)
+		return reject(why, size, "rule fds from rule %u, %zu expected",
+			      m.first, *n_rules);
+	if (!m.count || m.count > LAUNCH_FDS_PER_MSG || m.count != n_fds)
+		return reject(why, size, "rule fds: %zu attached, %u said",
+			      n_fds, m.count);
+	if (*n_rules + n_fds > LAUNCH_MAX_RULES)
+		return reject(why, size, "more than %d rule fds",
+			      LAUNCH_MAX_RULES);
+	memcpy(req->rule_fds + *n_rules, fds, n_fds * sizeof(int));
+	*n_rules += n_fds;
+	return 0;
+}
+
+/* The launch_msg in @buf (@len bytes) with its outputs' @fds. */
+static int take_msg(const char *buf, ssize_t len, const int *fds,
+		    size_t n_fds, size_t n_rules, int argc,
+		    struct launch_request *req, char *why, size_t size)
+{
+	struct launch_msg *m = &req->msg;
+	size_t k = 0;
+	int r;
+
+	if ((size_t)len != sizeof(*m))
+		return reject(why, size, "truncated message (%zd of %zu "
+			      "bytes)", len, sizeof(*m));
+	memcpy(m, buf, sizeof(*m));
+	r = check_header(m, argc, why, size);
+	if (r < 0)
+		return r;
+	if (m->n_rules != n_rules)
+		return reject(why, size, "%u rules, %zu rule fds received",
+			      m->n_rules, n_rules);
+	if (n_fds != fds_expected(m))
+		return reject(why, size, "%zu fds attached, %zu expected",
+			      n_fds, fds_expected(m));
 	req->log_fd = (m->flags & LAUNCH_LOG_FD) ? fds[k++] : -1;
 	req->learn_fd = m->kind == LAUNCH_LEARN ? fds[k++] : -1;
+	return 0;
 }
 
 int launch_msg_recv(int sock, int argc, struct launch_request *req,
 		    char *why, size_t size)
 {
-	/* One spare byte (and fd) so that an oversize message shows. */
-	char buf[sizeof(struct launch_msg) + 1];
-	char control[CMSG_SPACE(sizeof(int) * (LAUNCH_MAX_FDS + 1))];
-	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = control, .msg_controllen = sizeof(control),
-	};
-	int fds[LAUNCH_MAX_FDS];
-	size_t n_fds = 0;
+	static char buf[sizeof(struct launch_msg) + 1];
+	int fds[LAUNCH_FDS_PER_MSG + 1];
+	size_t n_fds = 0, n_rules = 0;
 	ssize_t len;
 	int r;
 
 	req->log_fd = req->learn_fd = -1;
-	len = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	if (len < 0)
-		return reject(why, size, "receiving: %s", strerror(errno));
-	r = take_fds(&mh, fds, &n_fds, why, size);
-	if (!r && len == 0 && !n_fds)
-		return -ENODATA;
-	if (!r && (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
-		r = reject(why, size, "oversize message or too many fds");
-	else if (!r && (size_t)len != sizeof(struct launch_msg))
-		r = reject(why, size, "truncated message (%zd of %zu bytes)",
-			   len, sizeof(struct launch_msg));
-	if (!r) {
-		memcpy(&req->msg, buf, sizeof(req->msg));
-		r = check_header(&req->msg, argc, why, size);
+	for (;;) {
+		r = recv_one(sock, buf, sizeof(buf), fds, &n_fds, &len, why,
+			     size);
+		if (!r && (size_t)len == sizeof(struct launch_fds_msg))
+			r = take_rule_fds(buf, fds, n_fds, req, &n_rules, why,
+					  size);
+		else if (!r)
+			break;
+		if (r < 0)
+			goto fail;
 	}
-	if (!r && n_fds != fds_expected(&req->msg))
-		r = reject(why, size, "%zu fds attached, %zu expected", n_fds,
-			   fds_expected(&req->msg));
-	if (r < 0) {
-		close_all(fds, n_fds);
-		return r;
-	}
-	assign_fds(req, fds);
+	r = take_msg(buf, len, fds, n_fds, n_rules, argc, req, why, size);
+	if (r < 0)
+		goto fail;
 	r = check_fds(req, why, size);
 	if (r < 0)
 		launch_request_close(req);
+	return r;
+fail:
+	close_all(fds, n_fds);
+	close_all(req->rule_fds, n_rules);
+	req->msg.n_rules = 0;
+	req->log_fd = req->learn_fd = -1;
 	return r;
 }
 

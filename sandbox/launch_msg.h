@@ -5,11 +5,12 @@
  *
  * Everything that reads user input (argv, the environment, profiles,
  * includes, paths) runs in the child, which holds no capability.  What
- * crosses back is this fixed-size struct, sent once over a SOCK_SEQPACKET
- * socket, with the opened files attached as SCM_RIGHTS in a fixed order:
- * the rules' O_PATH fds, then the --log file, then the learn output.
- * No pointer and no variable-length field crosses; the command's argv is
- * named by its index in the launcher's own argv.
+ * crosses back over a SOCK_SEQPACKET socket is, first, the rules' O_PATH
+ * fds as SCM_RIGHTS in messages of their own (struct launch_fds_msg, in
+ * order, as many as needed), then this fixed-size struct once, with the
+ * --log file and then the learn output attached.  No pointer and no
+ * variable-length field crosses; the command's argv is named by its
+ * index in the launcher's own argv.
  */
 #ifndef CORRAL_LAUNCH_MSG_H
 #define CORRAL_LAUNCH_MSG_H
@@ -22,15 +23,20 @@
 #include "policy.h"
 
 #define LAUNCH_MSG_MAGIC   0x6c6f7263u  /* "crol" */
-#define LAUNCH_MSG_VERSION 1u
+#define LAUNCH_MSG_VERSION 2u
+#define LAUNCH_FDS_MAGIC   0x73646672u  /* "rfds" */
 
 /*
- * One SCM_RIGHTS message carries at most 253 fds (SCM_MAX_FD): the rules
- * get 250 of them, the log and learn files the rest.  No shipped profile
- * comes near (the largest merges to ~40 rules).
+ * One SCM_RIGHTS message carries at most 253 fds (SCM_MAX_FD), so the
+ * rules' fds go LAUNCH_FDS_PER_MSG at a time.  A sandbox has at most
+ * LAUNCH_MAX_RULES rules: the bpf engine's rules map holds CORRAL_MAX_RULES
+ * (65,536) for every sandbox on the machine, and one launch may take at
+ * most a sixteenth of it (no shipped profile comes near: the largest
+ * merges to ~40 rules; a learned one can reach a thousand).
  */
-#define LAUNCH_MAX_RULES 250
-#define LAUNCH_MAX_FDS   (LAUNCH_MAX_RULES + 2)
+#define LAUNCH_FDS_PER_MSG 250
+#define LAUNCH_MAX_RULES   4096
+#define LAUNCH_MAX_OUTPUTS 2     /* --log=FILE, the learn output */
 /* [environment] unset entries, each a name or PREFIX* of < 64 bytes. */
 #define LAUNCH_MAX_UNSET 64
 #define LAUNCH_UNSET_SIZE 64
@@ -60,7 +66,17 @@ enum launch_engine {
 #define LAUNCH_PATH_FOUND (1u << 4)
 /* --quiet, CORRAL_QUIET or quiet = yes: no warning that Landlock is used */
 #define LAUNCH_QUIET    (1u << 5)
-#define LAUNCH_FLAGS_ALL ((LAUNCH_QUIET << 1) - 1)
+/* --log-all: print the routine denials too (events.h) */
+#define LAUNCH_LOG_ALL  (1u << 6)
+#define LAUNCH_FLAGS_ALL ((LAUNCH_LOG_ALL << 1) - 1)
+
+/* Before the launch_msg: @count rule fds attached, rules @first on. */
+struct launch_fds_msg {
+	uint32_t magic;           /* LAUNCH_FDS_MAGIC */
+	uint32_t first;           /* the rules received so far */
+	uint32_t count;           /* 1 to LAUNCH_FDS_PER_MSG */
+	uint32_t reserved;        /* 0 */
+};
 
 struct launch_msg {
 	uint32_t magic;
@@ -97,7 +113,14 @@ struct launch_request {
 };
 
 /*
- * Child side: sends @msg with @fds (n_rules rule fds, then the log fd if
+ * Child side: sends the fds of rules @first to @first + @n - 1 (@n at
+ * most LAUNCH_FDS_PER_MSG); all of them go before the launch_msg.
+ * Returns 0 or -errno.
+ */
+int launch_msg_send_rules(int sock, uint32_t first, const int *fds, size_t n);
+
+/*
+ * Child side: sends @msg with @fds, its outputs (the log fd if
  * LAUNCH_LOG_FD, then the learn fd for LAUNCH_LEARN).  Returns 0 or
  * -errno.
  */
@@ -105,17 +128,19 @@ int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,
 		    size_t n_fds);
 
 /*
- * Launcher side: receives one message and checks everything in it that
- * it will act on: the exact size, magic and version, every enum and bit
- * against the known ones, the rule count, the fd count against what the
- * fields say, each fd's kind (rules: O_PATH fds of files, directories or
- * devices on a real filesystem; log and learn: regular files or pipes
- * opened for writing), that the real user may reach each rule's file,
- * that cmd_index lies inside an argv of @argc entries, and that every
- * string is terminated.  Returns 0 with every fd in @req; -ENODATA when
- * the parser closed the socket without a word (it printed what the user
- * asked for, or an error); or -EBADMSG with the reason in @why and every
- * received fd closed.
+ * Launcher side: receives the rule fds and the message, and checks
+ * everything in them that it will act on: the exact sizes, magic and
+ * version, that the fd messages come in order and carry what they say,
+ * every enum and bit against the known ones, the rule count against the
+ * rule fds received, the output fd count against what the fields say,
+ * each fd's kind (rules: O_PATH fds of files, directories or devices on
+ * a real filesystem; log and learn: regular files or pipes opened for
+ * writing), that the real user may reach each rule's file, that
+ * cmd_index lies inside an argv of @argc entries, and that every string
+ * is terminated.  Returns 0 with every fd in @req; -ENODATA when the
+ * parser closed the socket before the message (it printed what the user
+ * asked for, or an error); or -EBADMSG with the reason in @why.  On
+ * anything but 0, every received fd is closed.
  */
 int launch_msg_recv(int sock, int argc, struct launch_request *req,
 		    char *why, size_t why_size);

@@ -44,6 +44,7 @@ int main(int argc, char **argv)
 	int sock, r, status;
 
 	privs_at_start();
+	fd_limit_raise();
 	envp = user_env_read(argc, argv);
 	sock = parser_start(argc, argv, envp, &parser);
 	/* Host names in network rules, if any (resolve.h): before the one

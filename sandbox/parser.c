@@ -219,9 +219,168 @@ static void run_test_hook(const char *test)
 	fprintf(stderr, "Environ:\t%zu variables\n", n);
 }
 
-/* corral check FILE...: "FILE: ok", or every error; 125 if any failed. */
+/* A rule from a command-line flag (its origin says "on the command line"),
+ * where no '-' prefix makes a path optional. */
+static bool is_flag(const struct policy_rule *rule)
+{
+	return strstr(rule->origin, "on the command line") != NULL;
+}
+
+enum rule_outcome { RULE_KEPT, RULE_DROPPED, RULE_REFUSED };
+
+/*
+ * Opens @rule's path as the user; a rule on a file keeps file rights.
+ * Dropped: an optional rule whose path does not exist, and a rule on
+ * something the user cannot reach anyway (a sandbox narrows DAC, never
+ * widens it, so such a rule grants nothing; the launcher would refuse
+ * it).  Refused: said on stderr.
+ */
+static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
+				   uint32_t *access)
+{
+	struct stat st;
+	char names[128];
+
+	*fd = open(rule->path, O_PATH | O_CLOEXEC);
+	if (*fd < 0 && errno == ENOENT && rule->optional)
+		return RULE_DROPPED;
+	if (*fd < 0) {
+		warn_msg("%s: %s (%s)%s", rule->path, strerror(errno),
+			 rule->origin, errno != ENOENT ? "" : is_flag(rule) ?
+			 "; create it, or leave the flag out" :
+			 "; prefix the path with '-' in the profile to make it "
+			 "optional");
+		return RULE_REFUSED;
+	}
+	if (fstat(*fd, &st) < 0) {
+		error_errno(errno, "%s: fstat (%s)", rule->path, rule->origin);
+		close(*fd);
+		return RULE_REFUSED;
+	}
+	*access = rule->access;
+	if (!S_ISDIR(st.st_mode))
+		*access &= CORRAL_ACCESS_FILE;
+	if (!*access) {
+		warn_msg("%s: is not a directory, and %s are directory rights "
+			 "(%s)", rule->path,
+			 rights_format(rule->access, names, sizeof(names)),
+			 rule->origin);
+		close(*fd);
+		return RULE_REFUSED;
+	}
+	if (launch_rule_usable(*fd, *access))
+		return RULE_KEPT;
+	close(*fd);
+	return RULE_DROPPED;
+}
+
+/* The kept rules' fds not sent yet, and where they go (-1: nowhere). */
+struct rule_batch {
+	int sock;
+	uint32_t sent;
+	size_t n;
+	int fds[LAUNCH_FDS_PER_MSG];
+};
+
+static void batch_flush(struct rule_batch *b)
+{
+	int r = 0;
+
+	if (b->n && b->sock >= 0)
+		r = launch_msg_send_rules(b->sock, b->sent, b->fds, b->n);
+	if (r < 0)
+		die("sending the rules' files to the launcher: %s",
+		    strerror(-r));
+	for (size_t i = 0; i < b->n; i++)
+		close(b->fds[i]);
+	b->sent += (uint32_t)b->n;
+	b->n = 0;
+}
+
+/*
+ * The launcher holds every rule's fd at once, besides its own (stdio,
+ * the pinned maps, pidfds): at most this many rules fit under the hard
+ * open-files limit it raises itself to (fd_limit_raise).
+ */
+#define LAUNCHER_OWN_FDS 64
+
+static size_t rules_fd_room(void)
+{
+	unsigned long long hard = fd_limit_hard();
+
+	return hard > LAUNCHER_OWN_FDS ? (size_t)(hard - LAUNCHER_OWN_FDS) : 0;
+}
+
+/*
+ * Everything of @policy a launch checks before the launcher sees it,
+ * for `corral run` and `corral check` alike, so that check refuses what
+ * a launch would, in the same words: each rule opened as the user (see
+ * open_rule), the limits on rules and on variables to unset.  Kept
+ * rules get their rights in msg->access and their fds sent to @sock
+ * LAUNCH_FDS_PER_MSG at a time (closed at once when @sock is -1).
+ * Every refusal is said; returns how many.
+ */
+static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
+			 int sock)
+{
+	static struct rule_batch batch;
+	size_t room = rules_fd_room(), n = 0;
+	int refused = 0;
+
+	batch.sock = sock;
+	batch.sent = 0;
+	batch.n = 0;
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		const struct policy_rule *rule = &policy->rules[i];
+		int *fd = &batch.fds[batch.n];
+
+		if (n == LAUNCH_MAX_RULES || n == room) {
+			warn_msg("%s: more than %zu rules after merging the "
+				 "profiles and flags (%s); merge rules on a "
+				 "common directory", rule->origin, n,
+				 n == LAUNCH_MAX_RULES ?
+				 "corral's limit for one sandbox" :
+				 "what the open-files hard limit, ulimit -Hn, "
+				 "leaves room for");
+			refused++;
+			break;
+		}
+		switch (open_rule(rule, fd, &msg->access[n])) {
+		case RULE_KEPT:
+			n++;
+			if (++batch.n == LAUNCH_FDS_PER_MSG)
+				batch_flush(&batch);
+			break;
+		case RULE_REFUSED:
+			refused++;
+			break;
+		default:        /* RULE_DROPPED */
+			break;
+		}
+	}
+	batch_flush(&batch);
+	msg->n_rules = (uint32_t)n;
+	if (policy->n_unset > LAUNCH_MAX_UNSET) {
+		warn_msg("%s: more than %d variables to unset",
+			 policy->unset[LAUNCH_MAX_UNSET].origin,
+			 LAUNCH_MAX_UNSET);
+		refused++;
+	}
+	for (size_t i = 0; i < policy->n_unset && i < LAUNCH_MAX_UNSET; i++)
+		snprintf(msg->unset[i], sizeof(msg->unset[i]), "%s",
+			 policy->unset[i].name);
+	msg->n_unset = (uint32_t)(policy->n_unset < LAUNCH_MAX_UNSET ?
+				  policy->n_unset : LAUNCH_MAX_UNSET);
+	return refused;
+}
+
+/*
+ * corral check FILE...: "FILE: ok", or every error, those a launch with
+ * the profile would refuse included; 125 if any failed.
+ */
 static int check_files(const struct profile_env *env, char **files)
 {
+	static struct launch_msg msg;
 	int status = 0;
 
 	for (; *files; files++) {
@@ -231,6 +390,8 @@ static int check_files(const struct profile_env *env, char **files)
 		if (profile_load_file(env, *files, &policy, &result) < 0) {
 			profile_print_errors(&result);
 			status = CORRAL_EXIT_FAILURE;
+		} else if (prepare_rules(&policy, &msg, -1)) {
+			status = CORRAL_EXIT_FAILURE;
 		} else {
 			printf("%s: ok\n", *files);
 		}
@@ -238,51 +399,6 @@ static int check_files(const struct profile_env *env, char **files)
 		policy_free(&policy);
 	}
 	return status;
-}
-
-/* A rule from a command-line flag (its origin says "on the command line"),
- * where no '-' prefix makes a path optional. */
-static bool is_flag(const struct policy_rule *rule)
-{
-	return strstr(rule->origin, "on the command line") != NULL;
-}
-
-/*
- * Opens @rule's path as the user; a rule on a file keeps file rights.
- * Returns false for an optional rule whose path does not exist, and for
- * a rule on something the user cannot reach anyway (a sandbox narrows
- * DAC, never widens it, so such a rule grants nothing; the launcher
- * would refuse it).
- */
-static bool open_rule(const struct policy_rule *rule, int *fd,
-		      uint32_t *access)
-{
-	struct stat st;
-	char names[128];
-
-	*fd = open(rule->path, O_PATH | O_CLOEXEC);
-	if (*fd < 0 && errno == ENOENT && rule->optional)
-		return false;
-	if (*fd < 0)
-		die("%s: %s (%s)%s", rule->path, strerror(errno), rule->origin,
-		    errno != ENOENT ? "" : is_flag(rule) ?
-		    "; create it, or leave the flag out" :
-		    "; prefix the path with '-' in the profile to make it "
-		    "optional");
-	if (fstat(*fd, &st) < 0)
-		die_errno("%s: fstat (%s)", rule->path, rule->origin);
-	*access = rule->access;
-	if (!S_ISDIR(st.st_mode))
-		*access &= CORRAL_ACCESS_FILE;
-	if (!*access)
-		die("%s: is not a directory, and %s are directory rights (%s)",
-		    rule->path,
-		    rights_format(rule->access, names, sizeof(names)),
-		    rule->origin);
-	if (launch_rule_usable(*fd, *access))
-		return true;
-	close(*fd);
-	return false;
 }
 
 /* The profile's [sandbox] switches, as the BPF side reads them. */
@@ -383,28 +499,14 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 	const struct policy_net_host *full = NULL;
 	const char *path = penv->path;
 	const struct policy *policy = &opts->policy;
-	static int fds[LAUNCH_MAX_FDS];
 	static struct launch_msg msg;
+	int fds[LAUNCH_MAX_OUTPUTS];
 	size_t n = 0;
 
 	msg_init(&msg, opts->command == CORRAL_CMD_LEARN ? LAUNCH_LEARN :
 							   LAUNCH_RUN);
-	for (size_t i = 0; i < policy->n_rules; i++) {
-		if (n == LAUNCH_MAX_RULES)
-			die("%s: more than %d rules after merging the profiles "
-			    "and flags; merge rules on a common directory",
-			    policy->rules[i].origin, LAUNCH_MAX_RULES);
-		n += open_rule(&policy->rules[i], &fds[n], &msg.access[n]);
-	}
-	msg.n_rules = n;
-	for (size_t i = 0; i < policy->n_unset; i++) {
-		if (i == LAUNCH_MAX_UNSET)
-			die("%s: more than %d variables to unset",
-			    policy->unset[i].origin, LAUNCH_MAX_UNSET);
-		snprintf(msg.unset[i], sizeof(msg.unset[i]), "%s",
-			 policy->unset[i].name);
-		msg.n_unset = i + 1;
-	}
+	if (prepare_rules(policy, &msg, sock))
+		exit(CORRAL_EXIT_FAILURE);
 	if (policy_add_host_addrs(&opts->policy, &full) < 0)
 		die("%s: more than %d network rules with the addresses of "
 		    "'%s' (use prefixes, or fewer names)", full->origin,
@@ -424,6 +526,8 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 		msg.flags |= LAUNCH_QUIET;
 	if (opts->log)
 		msg.flags |= LAUNCH_LOG;
+	if (opts->log_all)
+		msg.flags |= LAUNCH_LOG_ALL;
 	if (opts->log_file) {
 		msg.flags |= LAUNCH_LOG_FD;
 		fds[n++] = open_output(opts->log_file, O_TRUNC,

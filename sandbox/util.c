@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static void vmessage(const char *fmt, va_list ap, int err)
 {
@@ -118,4 +119,32 @@ const char *fd_name(int fd, char *buf, size_t size)
 		return strcpy(buf, "?");
 	buf[n] = '\0';
 	return buf;
+}
+
+static struct rlimit fd_limit_start;
+
+void fd_limit_raise(void)
+{
+	struct rlimit raised;
+
+	if (getrlimit(RLIMIT_NOFILE, &fd_limit_start) < 0)
+		die_errno("reading the open-files limit (RLIMIT_NOFILE)");
+	raised = fd_limit_start;
+	raised.rlim_cur = raised.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &raised) < 0)
+		die_errno("raising the open-files limit to its hard limit %llu",
+			  (unsigned long long)raised.rlim_max);
+}
+
+void fd_limit_restore(void)
+{
+	if (fd_limit_start.rlim_cur &&
+	    setrlimit(RLIMIT_NOFILE, &fd_limit_start) < 0)
+		die_errno("restoring the open-files limit to %llu; the command "
+			  "was not run", (unsigned long long)fd_limit_start.rlim_cur);
+}
+
+unsigned long long fd_limit_hard(void)
+{
+	return (unsigned long long)fd_limit_start.rlim_max;
 }

@@ -63,6 +63,17 @@ static inline void *steal_pointer(void *pp)
 	return ret;
 }
 
+/*
+ * A launch holds one fd per rule at once, and a learned profile can have
+ * more rules than the usual soft limit of 1024 open files: the launcher
+ * (and the parser it forks) raise the soft limit to the hard one, and
+ * the command gets back the limit corral started with (select(2) cannot
+ * take an fd past 1023).  fd_limit_hard() is the hard limit.
+ */
+void fd_limit_raise(void);
+void fd_limit_restore(void);
+unsigned long long fd_limit_hard(void);
+
 static inline int steal_fd(int *fd)
 {
 	int ret = *fd;

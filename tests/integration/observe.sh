@@ -20,16 +20,78 @@ want="corral: denied read /etc/hostname (pid "
 
 out=$("$CORRAL" --log="$work/denials.log" --rx "$CORRAL_HELPERS" -- \
 	"$PROBE" mkdir /var/tmp/corral-nope 2>&1)
-grep -q "^corral: denied create /var/tmp (pid [0-9]* probe)$" "$work/denials.log" &&
-	ok "--log=FILE writes the denial of a mkdir to FILE" ||
-	not_ok "--log=FILE writes the denial of a mkdir to FILE" \
+grep -q "^corral: denied create /var/tmp/corral-nope (pid [0-9]* probe)$" "$work/denials.log" &&
+	ok "--log=FILE writes the denial of a mkdir to FILE, naming the new directory" ||
+	not_ok "--log=FILE writes the denial of a mkdir to FILE, naming the new directory" \
 		"$(cat "$work/denials.log" 2>&1)" "$out"
+
+# A denied create or remove names the entry, not only its directory
+# (issue 24: 'denied create /home/u/work/data' for data/evil.txt): each
+# operation, the errno the command sees, the one line --log prints.
+mkdir -p "$work/data" && echo keep >"$work/data/old.txt"
+while IFS='|' read -r op arg want_out want_log; do
+	out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" --ro "$work/data" -- \
+		"$PROBE" "$op" $arg 2>"$work/log.err")
+	log=$(grep '^corral:' "$work/log.err")
+	[ "$out" = "$op $arg: $want_out" ] &&
+		[[ $log =~ ^"corral: denied $want_log (pid "[0-9]+" probe)"$ ]] &&
+		ok "$op in a read-only directory: $want_out, and --log says 'denied $want_log'" ||
+		not_ok "$op in a read-only directory: $want_out, and --log says 'denied $want_log'" \
+			"probe: $out" "log: $(cat "$work/log.err")"
+done <<EOF2
+create|$work/data/evil.txt|EACCES|create $work/data/evil.txt
+mkdir|$work/data/sub|EACCES|create $work/data/sub
+mknod-reg|$work/data/node|EACCES|create $work/data/node
+symlink|/etc/passwd $work/data/link|EACCES|create $work/data/link
+unlink|$work/data/old.txt|EACCES|remove $work/data/old.txt
+EOF2
 
 out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" --rx /usr -- sh -c 'exit 9' 2>&1)
 is "$?" 9 "--log keeps the command's exit status"
 
+# The same denial again, by any process, is printed once; --log-all
+# prints every one.
+for flag in --log --log-all; do
+	out=$("$CORRAL" $flag --rx "$CORRAL_HELPERS" -- "$PROBE" read /etc/hostname \
+		+ fork-read /etc/hostname + read /etc/hostname 2>&1 >/dev/null)
+	lines=$(grep -c '^corral: denied read /etc/hostname' <<<"$out")
+	want=$([ "$flag" = --log ] && echo 1 || echo 3)
+	is "$lines" "$want" "$flag: three reads of /etc/hostname denied (two processes): $want line(s)"
+done
+
+# A dynamic program under a tight profile: --log prints the one real
+# denial, not the dozen the loader and libc make (ld.so.cache, locale
+# files, localtime) and do without; --log-all shows them.  A table:
+# command | the one line --log prints.
+mkdir -p "$work/secret" && echo 'no' >"$work/secret/key"
+tight=()
+for d in /usr/bin /usr/lib /lib /lib64 /usr/lib64 /bin; do
+	[ -e "$d" ] && tight+=(--rx "$d")
+done
+while IFS='|' read -r cmd want; do
+	out=$(LANG=C.UTF-8 "$CORRAL" --log "${tight[@]}" -- $cmd 2>&1 >/dev/null)
+	rc=$?
+	log=$(grep '^corral:' <<<"$out")
+	[ "$rc" != 0 ] && [[ $log =~ ^"corral: denied $want (pid "[0-9]+" "[a-z]+")"$ ]] &&
+		ok "--log, $cmd: only 'denied $want'" ||
+		not_ok "--log, $cmd: only 'denied $want'" "exit $rc:" "$out"
+done <<EOF2
+cat $work/secret/key|read $work/secret/key
+sort $work/secret/key|read $work/secret/key
+wc -l $work/secret/key|read $work/secret/key
+ls $work/secret|readdir $work/secret
+touch $work/secret/new|create $work/secret/new
+EOF2
+out=$(LANG=C.UTF-8 "$CORRAL" --log-all "${tight[@]}" -- cat "$work/secret/key" 2>&1 >/dev/null)
+n=$(grep -c '^corral: denied' <<<"$out")
+diag "--log-all, cat: $n lines:" "$out"
+[ "$n" -gt 1 ] && [[ $out == *"denied read /etc/ld.so.cache"* ]] &&
+	[[ $out == *"denied read $work/secret/key"* ]] &&
+	ok "--log-all, cat: the routine denials too ($n lines, ld.so.cache among them)" ||
+	not_ok "--log-all, cat: the routine denials too" "$out"
+
 # Rate limit: 200 denials in a burst print at most 20 lines plus a count.
-out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" -- "$PROBE" \
+out=$("$CORRAL" --log-all --rx "$CORRAL_HELPERS" -- "$PROBE" \
 	$(for i in $(seq 200); do printf 'read /etc/hostname + '; done) read /etc/hostname 2>&1 >/dev/null)
 lines=$(grep -c '^corral: denied' <<<"$out")
 [ "$lines" -le 40 ] && [[ $out == *"more denials not shown"* ]] &&

@@ -126,15 +126,19 @@ if [ $rc = 125 ] && [[ $err == *"nest deeper than 8 levels"* ]]; then
 else
 	not_ok "an include bomb" "exit $rc" "${err:0:400}"
 fi
-# More rules than one message carries.
+# More rules than one message carries: sent in several; past the limit
+# of 4096, refused naming it.
 args=()
-for i in $(seq 1 260); do args+=(--ro /usr); done
+for i in $(seq 1 260); do args+=(--rx /usr); done
+err=$("$CORRAL" --engine=landlock -q "${args[@]}" -- true 2>&1)
+is "$?:$err" "0:" "260 rules (more than one message's fds): the command runs"
+for i in $(seq 261 4097); do args+=(--rx /usr); done
 err=$("$CORRAL" --engine=landlock "${args[@]}" -- true 2>&1)
 rc=$?
-if [ $rc = 125 ] && [[ $err == *"more than 250 rules"* ]]; then
-	ok "260 rules: 'more than 250 rules', exit 125"
+if [ $rc = 125 ] && [[ $err == *"more than 4096 rules"*"corral's limit"* ]]; then
+	ok "4097 rules: 'more than 4096 rules (corral's limit...)', exit 125"
 else
-	not_ok "260 rules" "exit $rc" "$err"
+	not_ok "4097 rules" "exit $rc" "$err"
 fi
 
 # ${USER} is read from the password database on first use, after the

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -30,7 +31,7 @@ static char why[160];
 static void raw_send(int sock, const void *buf, size_t len, const int *fds,
 		     size_t n_fds)
 {
-	char control[CMSG_SPACE(sizeof(int) * (LAUNCH_MAX_FDS + 8))];
+	char control[CMSG_SPACE(sizeof(int) * (LAUNCH_FDS_PER_MSG + 8))];
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct cmsghdr *c;
@@ -95,13 +96,21 @@ static void good_msg(struct launch_msg *m)
 	m->access[0] = CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR;
 }
 
+/* One message of a sequence: bytes, and fds attached. */
+struct part {
+	const void *buf;
+	size_t len;
+	const int *fds;
+	size_t n_fds;
+};
+
 /*
- * Sends @len bytes of @m with @fds to a fresh launcher socket and
- * receives them.  Returns what launch_msg_recv returned; *leaked says
- * whether the receiver holds more fds afterwards than before.
+ * Sends @parts to a fresh launcher socket and receives them.  Returns
+ * what launch_msg_recv returned; *leaked says whether the receiver holds
+ * more fds afterwards than before.
  */
-static int exchange(const struct launch_msg *m, size_t len, const int *fds,
-		    size_t n_fds, struct launch_request *req, int *leaked)
+static int exchange_parts(const struct part *parts, size_t n_parts,
+			  struct launch_request *req, int *leaked)
 {
 	int sv[2], before, r;
 
@@ -111,7 +120,9 @@ static int exchange(const struct launch_msg *m, size_t len, const int *fds,
 	}
 	why[0] = '\0';
 	before = count_fds();
-	raw_send(sv[1], m, len, fds, n_fds);
+	for (size_t i = 0; i < n_parts; i++)
+		raw_send(sv[1], parts[i].buf, parts[i].len, parts[i].fds,
+			 parts[i].n_fds);
 	close(sv[1]);
 	r = launch_msg_recv(sv[0], ARGC, req, why, sizeof(why));
 	if (!r)
@@ -121,12 +132,52 @@ static int exchange(const struct launch_msg *m, size_t len, const int *fds,
 	return r;
 }
 
+/* The fds message a correct parser sends for rules @first on. */
+static struct launch_fds_msg fds_msg(uint32_t first, uint32_t count)
+{
+	return (struct launch_fds_msg){
+		.magic = LAUNCH_FDS_MAGIC, .first = first, .count = count,
+	};
+}
+
+/*
+ * Sends @len bytes of @m after its rules' fds, as a correct parser
+ * would: of @fds, the first m->n_rules (or all, if fewer) go in an fds
+ * message before @m, the rest with @m.
+ */
+static int exchange(const struct launch_msg *m, size_t len, const int *fds,
+		    size_t n_fds, struct launch_request *req, int *leaked)
+{
+	size_t n_rules = len >= sizeof(*m) && m->n_rules < n_fds ?
+			 m->n_rules : n_fds;
+	struct launch_fds_msg head = fds_msg(0, (uint32_t)n_rules);
+	struct part parts[2] = {
+		{ &head, sizeof(head), fds, n_rules },
+		{ m, len, fds + n_rules, n_fds - n_rules },
+	};
+
+	if (!n_rules)
+		return exchange_parts(parts + 1, 1, req, leaked);
+	return exchange_parts(parts, 2, req, leaked);
+}
+
 /* Expects a refusal whose reason contains @word, and no fd left over. */
 static void refused(const struct launch_msg *m, size_t len, const int *fds,
 		    size_t n_fds, const char *word, const char *what)
 {
 	struct launch_request req;
 	int leaked, r = exchange(m, len, fds, n_fds, &req, &leaked);
+
+	TAP_OK(r == -EBADMSG && strstr(why, word) && !leaked,
+	       "%s: refused (%s)", what, r == -EBADMSG ? why : "accepted");
+}
+
+/* The same for a sequence of messages. */
+static void refused_parts(const struct part *parts, size_t n,
+			  const char *word, const char *what)
+{
+	struct launch_request req;
+	int leaked, r = exchange_parts(parts, n, &req, &leaked);
 
 	TAP_OK(r == -EBADMSG && strstr(why, word) && !leaked,
 	       "%s: refused (%s)", what, r == -EBADMSG ? why : "accepted");
@@ -163,8 +214,12 @@ static void test_sizes(int dir)
 	m.magic ^= 1;
 	refused(&m, sizeof(m), &dir, 1, "magic", "a wrong magic");
 	good_msg(&m);
-	m.version = 2;
+	m.version = LAUNCH_MSG_VERSION + 1;
 	refused(&m, sizeof(m), &dir, 1, "version", "an unknown version");
+	good_msg(&m);
+	m.version = 1;
+	refused(&m, sizeof(m), &dir, 1, "version",
+		"version 1 (rule fds with the message, at most 250)");
 	TAP_EQ(-ENODATA, exchange(&m, 0, NULL, 0, &req, &leaked),
 	       "an empty message is 'no message', not a command");
 }
@@ -376,6 +431,102 @@ static void test_fd_kinds(int dir)
 	unlink("/tmp/corral-test-link");
 }
 
+/* @n rules on @dir: the message a correct parser sends for them. */
+static void many_msg(struct launch_msg *m, uint32_t n)
+{
+	good_msg(m);
+	m->n_rules = n;
+	for (uint32_t i = 0; i < n; i++)
+		m->access[i] = CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR;
+}
+
+/*
+ * 1,000 rules: four fds messages of at most LAUNCH_FDS_PER_MSG (one
+ * SCM_RIGHTS message carries at most 253), then the message.  Then the
+ * same sequence with one thing wrong, each refused with every fd closed.
+ */
+static void test_many_rules(int dir)
+{
+	enum { N = 1000 };
+	static int dirs[N + 1];
+	static struct launch_msg m;
+	struct launch_fds_msg f[5], bad;
+	struct launch_request req;
+	struct part p[6];
+	int leaked;
+
+	for (size_t i = 0; i <= N; i++)
+		dirs[i] = dir;
+	for (uint32_t i = 0; i < 4; i++) {
+		f[i] = fds_msg(i * 250, 250);
+		p[i] = (struct part){ &f[i], sizeof(f[i]), dirs, 250 };
+	}
+	many_msg(&m, N);
+	p[4] = (struct part){ &m, sizeof(m), NULL, 0 };
+	TAP_EQ(0, exchange_parts(p, 5, &req, &leaked),
+	       "1,000 rules in four fds messages are accepted (%s)", why);
+	TAP_OK(!leaked, "and their 1,000 fds are closed by "
+	       "launch_request_close");
+
+	many_msg(&m, N - 1);
+	refused_parts(p, 5, "rule fds received",
+		      "a message saying 999 rules after 1,000 rule fds");
+	many_msg(&m, N);
+	refused_parts(p + 1, 4, "from rule 250",
+		      "the first fds message left out");
+	p[4] = (struct part){ &m, sizeof(m), dirs, 1 };
+	refused_parts(p, 5, "fds attached", "a rule fd with the message");
+	p[4] = (struct part){ &m, sizeof(m), NULL, 0 };
+	bad = fds_msg(250, 250);
+	p[2] = (struct part){ &bad, sizeof(bad), dirs, 250 };
+	refused_parts(p, 5, "from rule 250",
+		      "an fds message repeating rules 250-499");
+	bad = fds_msg(500, 250);
+	p[2] = (struct part){ &bad, sizeof(bad), dirs, 249 };
+	refused_parts(p, 5, "249 attached", "an fds message one fd short");
+	p[2] = (struct part){ &bad, sizeof(bad), dirs, 251 };
+	refused_parts(p, 5, "251 attached", "an fds message one fd over");
+	bad = fds_msg(500, 251);
+	refused_parts(p, 5, "attached",
+		      "251 fds in one fds message, saying so");
+	bad = fds_msg(500, 0);
+	p[2] = (struct part){ &bad, sizeof(bad), NULL, 0 };
+	refused_parts(p, 5, "attached", "an fds message with no fd");
+	bad = fds_msg(500, 250);
+	bad.magic ^= 1;
+	p[2] = (struct part){ &bad, sizeof(bad), dirs, 250 };
+	refused_parts(p, 5, "magic", "an fds message with a wrong magic");
+	bad = fds_msg(500, 250);
+	bad.reserved = 1;
+	refused_parts(p, 5, "magic", "an fds message with reserved bits");
+	bad = fds_msg(500, 250);
+	p[2] = (struct part){ &bad, sizeof(bad) - 1, dirs, 250 };
+	refused_parts(p, 5, "truncated", "an fds message a byte short");
+	p[2] = (struct part){ &f[2], sizeof(f[2]), dirs, 250 };
+	TAP_EQ(-ENODATA, exchange_parts(p, 4, &req, &leaked),
+	       "rule fds and then end of file: no message, not a command");
+	TAP_OK(!leaked, "and the rule fds received are closed");
+}
+
+/* Past LAUNCH_MAX_RULES, in fds messages that are each well-formed. */
+static void test_too_many_rule_fds(int dir)
+{
+	enum { N = LAUNCH_MAX_RULES / LAUNCH_FDS_PER_MSG + 1 };
+	static int dirs[LAUNCH_FDS_PER_MSG];
+	static struct launch_fds_msg f[N];
+	static struct part p[N];
+
+	for (size_t i = 0; i < LAUNCH_FDS_PER_MSG; i++)
+		dirs[i] = dir;
+	for (uint32_t i = 0; i < N; i++) {
+		f[i] = fds_msg(i * LAUNCH_FDS_PER_MSG, LAUNCH_FDS_PER_MSG);
+		p[i] = (struct part){ &f[i], sizeof(f[i]), dirs,
+				      LAUNCH_FDS_PER_MSG };
+	}
+	refused_parts(p, N, "more than",
+		      "more rule fds than LAUNCH_MAX_RULES, 250 at a time");
+}
+
 /*
  * A file in a root-only directory, handed to a launcher run by another
  * user: the user could not have opened it, so it came from elsewhere.
@@ -440,6 +591,15 @@ static void test_other_users_file(void)
 int main(void)
 {
 	int dir = open_or_die("/tmp", O_PATH | O_DIRECTORY);
+	struct rlimit rl;
+
+	/* The receiver holds up to LAUNCH_MAX_RULES fds, as the launcher
+	 * does after fd_limit_raise(). */
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 ||
+	    (rl.rlim_cur = rl.rlim_max, setrlimit(RLIMIT_NOFILE, &rl) < 0)) {
+		perror("raising RLIMIT_NOFILE");
+		exit(2);
+	}
 
 	test_accepts_a_good_message(dir);
 	test_sizes(dir);
@@ -447,6 +607,13 @@ int main(void)
 	test_fields(dir);
 	test_fd_counts(dir);
 	test_fd_kinds(dir);
+	test_many_rules(dir);
+	if (rl.rlim_max > LAUNCH_MAX_RULES + 300)
+		test_too_many_rule_fds(dir);
+	else
+		printf("ok %d - # SKIP more than %d rule fds: the hard "
+		       "open-files limit is %llu\n", ++tap_n,
+		       LAUNCH_MAX_RULES, (unsigned long long)rl.rlim_max);
 	test_other_users_file();
 	close(dir);
 	return tap_done();

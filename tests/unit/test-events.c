@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests: what --log and --log-all print for the events the BPF
+ * programs send (issue 24, point 7).  A table of events, each with the
+ * line each mode prints ("" for none), fed in order to one printer per
+ * mode, as one run's events are.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corral_abi.h"
+#include "../../sandbox/events.h"  /* not bpf/events.h */
+#include "tap.h"
+
+#define READ   CORRAL_ACCESS_READ
+#define CREATE CORRAL_ACCESS_CREATE
+
+static const struct {
+	const char *what;
+	uint32_t hook, access, flags, pid;
+	const char *path;        /* root first; the event holds it leaf first */
+	const char *log;         /* the line --log prints, or "" */
+	const char *all;         /* the line --log-all prints */
+} cases[] = {
+	{ "the loader's cache", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/etc/ld.so.cache", "",
+	  "denied read /etc/ld.so.cache (pid 7 cat)" },
+	{ "locale.alias", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/usr/share/locale/locale.alias", "",
+	  "denied read /usr/share/locale/locale.alias (pid 7 cat)" },
+	{ "a gconv cache under a multiarch directory", CORRAL_HOOK_OPEN, READ,
+	  0, 7, "/usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache", "",
+	  "denied read /usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache "
+	  "(pid 7 cat)" },
+	{ "the time zone, through /etc/localtime", CORRAL_HOOK_OPEN, READ, 0,
+	  7, "/usr/share/zoneinfo/Europe/Paris", "",
+	  "denied read /usr/share/zoneinfo/Europe/Paris (pid 7 cat)" },
+	{ "a message catalogue", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/usr/share/locale/de/LC_MESSAGES/coreutils.mo", "",
+	  "denied read /usr/share/locale/de/LC_MESSAGES/coreutils.mo "
+	  "(pid 7 cat)" },
+	{ "libselinux's look at the mounts (ls)", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/proc/276/mounts", "", "denied read /proc/276/mounts (pid 7 cat)" },
+	{ "the real denial", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/home/u/.ssh/id_rsa",
+	  "denied read /home/u/.ssh/id_rsa (pid 7 cat)",
+	  "denied read /home/u/.ssh/id_rsa (pid 7 cat)" },
+	{ "the same denial from another process", CORRAL_HOOK_OPEN, READ, 0, 8,
+	  "/home/u/.ssh/id_rsa", "",
+	  "denied read /home/u/.ssh/id_rsa (pid 8 cat)" },
+	{ "a write to the loader's cache is no routine probe", CORRAL_HOOK_OPEN,
+	  CORRAL_ACCESS_WRITE, 0, 7, "/etc/ld.so.cache",
+	  "denied write /etc/ld.so.cache (pid 7 cat)",
+	  "denied write /etc/ld.so.cache (pid 7 cat)" },
+	{ "/etc/passwd is no routine probe", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/etc/passwd", "denied read /etc/passwd (pid 7 cat)",
+	  "denied read /etc/passwd (pid 7 cat)" },
+	{ "a path merely starting like a routine one", CORRAL_HOOK_OPEN, READ,
+	  0, 7, "/etc/ld.so.cache.d/x",
+	  "denied read /etc/ld.so.cache.d/x (pid 7 cat)",
+	  "denied read /etc/ld.so.cache.d/x (pid 7 cat)" },
+	{ "a create names the new file", CORRAL_HOOK_CREATE, CREATE,
+	  CORRAL_EVENT_CHILD, 7, "/home/u/work/data/evil.txt",
+	  "denied create /home/u/work/data/evil.txt (pid 7 cat)",
+	  "denied create /home/u/work/data/evil.txt (pid 7 cat)" },
+	{ "a create of another file in the same directory",
+	  CORRAL_HOOK_CREATE, CREATE, CORRAL_EVENT_CHILD, 7,
+	  "/home/u/work/data/evil2.txt",
+	  "denied create /home/u/work/data/evil2.txt (pid 7 cat)",
+	  "denied create /home/u/work/data/evil2.txt (pid 7 cat)" },
+};
+
+/* @path ("/a/b/c") into @ev's names, leaf first. */
+static void set_names(struct corral_event *ev, const char *path)
+{
+	char copy[512], *names[CORRAL_EVENT_NAMES], *save = NULL;
+	uint32_t n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (char *s = strtok_r(copy, "/", &save); s;
+	     s = strtok_r(NULL, "/", &save))
+		names[n++] = s;
+	ev->n_names = n;
+	for (uint32_t i = 0; i < n; i++)
+		snprintf(ev->names[i], CORRAL_EVENT_NAME_LEN, "%s",
+			 names[n - 1 - i]);
+}
+
+int main(void)
+{
+	static struct log_printer log, all;
+	static struct corral_event ev;
+	char *log_out = NULL, *all_out = NULL, line[512], dir[256];
+	size_t log_size = 0, all_size = 0;
+
+	all.all = true;
+	log.per_second = all.per_second = 20;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.hook = cases[i].hook;
+		ev.access = cases[i].access;
+		ev.flags = cases[i].flags;
+		ev.pid = cases[i].pid;
+		ev.time_ns = 1000000000ull + i;
+		strcpy(ev.comm, "cat");
+		set_names(&ev, cases[i].path);
+		log.out = open_memstream(&log_out, &log_size);
+		all.out = open_memstream(&all_out, &all_size);
+		if (!log.out || !all.out) {
+			perror("open_memstream");
+			return 2;
+		}
+		log_print_event(&ev, &log);
+		log_print_event(&ev, &all);
+		fclose(log.out);
+		fclose(all.out);
+		snprintf(line, sizeof(line), "%s%s%s", cases[i].log[0] ?
+			 "corral: " : "", cases[i].log,
+			 cases[i].log[0] ? "\n" : "");
+		TAP_OK(!strcmp(log_out, line), "--log, %s: %s", cases[i].what,
+		       cases[i].log[0] ? cases[i].log : "nothing");
+		if (strcmp(log_out, line))
+			printf("#   got: %s\n", log_out);
+		snprintf(line, sizeof(line), "corral: %s\n", cases[i].all);
+		TAP_OK(!strcmp(all_out, line), "--log-all, %s", cases[i].what);
+		if (strcmp(all_out, line))
+			printf("#   got: %s\n", all_out);
+		free(log_out);
+		free(all_out);
+		log_out = all_out = NULL;
+	}
+	/* learn keeps judging a create by its directory */
+	event_path(&ev, dir, sizeof(dir));
+	TAP_OK(!strcmp(dir, "/home/u/work/data"),
+	       "learn's path of a denied create is its directory (%s)", dir);
+	return tap_done();
+}
