@@ -245,6 +245,16 @@ static int add_net_rules(int ruleset, const struct policy *policy, int abi)
 	return 0;
 }
 
+/* Landlock can only add rights; the launcher refuses denies before. */
+static int deny_unsupported(const struct opened_rule *rule)
+{
+	char path[PATH_MAX];
+
+	warn_msg("%s: a deny rule needs the bpf engine (Landlock cannot take "
+		 "rights away)", fd_name(rule->fd, path, sizeof(path)));
+	return -EOPNOTSUPP;
+}
+
 int engine_landlock_apply(const struct opened_rule *rules, size_t n,
 			  const struct policy *policy)
 {
@@ -268,7 +278,8 @@ int engine_landlock_apply(const struct opened_rule *rules, size_t n,
 		return error_errno(errno, "creating a Landlock ruleset (ABI %d)",
 				   abi);
 	for (size_t i = 0; i < n; i++) {
-		int r = add_rule(ruleset, &rules[i], abi);
+		int r = rules[i].deny ? deny_unsupported(&rules[i])
+				      : add_rule(ruleset, &rules[i], abi);
 
 		if (r < 0)
 			return r;

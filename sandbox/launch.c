@@ -61,8 +61,32 @@ static int bpf_engine_usable(struct bpf_why *why)
  * is not used and that the network is only partly confined, or, when
  * Landlock was asked for, only the latter; 'corral status' says the rest.
  */
+/* The fd of the first deny rule, or -1. */
+static int first_deny(const struct launch_request *req)
+{
+	for (uint32_t i = 0; i < req->msg.n_rules; i++)
+		if (req->msg.deny[i])
+			return req->rule_fds[i];
+	return -1;
+}
+
+/*
+ * Landlock can only add rights: a sandbox with a deny rule never falls
+ * back to it, as it would run with less protection than asked.
+ */
+static _Noreturn void refuse_landlock_deny(int deny_fd, const char *why)
+{
+	char path[PATH_MAX];
+
+	die("the deny rule on %s needs the bpf engine (Landlock cannot take "
+	    "rights away), and %s; the command was not run (run 'corral "
+	    "setup' as root, see corral-setup(8))",
+	    fd_name(deny_fd, path, sizeof(path)), why);
+}
+
 static enum launch_engine choose_engine(enum launch_engine wanted,
-					const struct policy *net, bool quiet)
+					const struct policy *net, bool quiet,
+					int deny_fd)
 {
 	struct bpf_why why = { .brief = "", .full = "" };
 	const char *net_brief;
@@ -73,6 +97,10 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	if (wanted == LAUNCH_ENGINE_BPF)
 		die("--engine=bpf (or require = bpf in a profile): %s",
 		    why.full);
+	if (deny_fd >= 0)
+		refuse_landlock_deny(deny_fd, wanted == LAUNCH_ENGINE_LANDLOCK ?
+				     "--engine=landlock was asked for" :
+				     why.full);
 	abi = landlock_abi();
 	if (!abi && wanted == LAUNCH_ENGINE_LANDLOCK)
 		return wanted;  /* engine_landlock_apply says it is missing */
@@ -214,7 +242,7 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	engine.task_flags = req->msg.task_flags;
 	for (size_t i = 0; i < n; i++)
 		if (engine_bpf_add_rule(&engine, rules[i].fd,
-					rules[i].access) < 0)
+					rules[i].access, rules[i].deny) < 0)
 			goto fail;
 	if (engine_bpf_set_network(&engine, net) < 0)
 		goto fail;
@@ -306,10 +334,11 @@ void launch(struct launch_request *req, char **argv, char **envp)
 
 	net_policy_of(req, &net);
 	engine = choose_engine(req->msg.engine, &net,
-			       req->msg.flags & LAUNCH_QUIET);
+			       req->msg.flags & LAUNCH_QUIET, first_deny(req));
 	for (size_t i = 0; i < n; i++) {
 		rules[i].fd = req->rule_fds[i];
 		rules[i].access = req->msg.access[i];
+		rules[i].deny = req->msg.deny[i];
 	}
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)

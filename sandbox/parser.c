@@ -253,7 +253,7 @@ static bool is_flag(const struct policy_rule *rule)
  * would refuse it).
  */
 static bool open_rule(const struct policy_rule *rule, int *fd,
-		      uint32_t *access)
+		      uint32_t *access, uint32_t *deny)
 {
 	struct stat st;
 	char names[128];
@@ -270,14 +270,19 @@ static bool open_rule(const struct policy_rule *rule, int *fd,
 	if (fstat(*fd, &st) < 0)
 		die_errno("%s: fstat (%s)", rule->path, rule->origin);
 	*access = rule->access;
-	if (!S_ISDIR(st.st_mode))
+	*deny = rule->deny;
+	if (!S_ISDIR(st.st_mode)) {
 		*access &= CORRAL_ACCESS_FILE;
-	if (!*access)
+		*deny &= CORRAL_ACCESS_FILE;
+	}
+	if (!(*access | *deny))
 		die("%s: is not a directory, and %s are directory rights (%s)",
 		    rule->path,
-		    rights_format(rule->access, names, sizeof(names)),
+		    rights_format(rule->access | rule->deny, names,
+				  sizeof(names)),
 		    rule->origin);
-	if (launch_rule_usable(*fd, *access))
+	/* a deny of rights the user has not got anyway takes nothing */
+	if (launch_rule_usable(*fd, *access | *deny))
 		return true;
 	close(*fd);
 	return false;
@@ -391,7 +396,8 @@ static int send_run(int sock, char **argv, const struct corral_opts *opts,
 			die("%s: more than %d rules after merging the profiles "
 			    "and flags; merge rules on a common directory",
 			    policy->rules[i].origin, LAUNCH_MAX_RULES);
-		n += open_rule(&policy->rules[i], &fds[n], &msg.access[n]);
+		n += open_rule(&policy->rules[i], &fds[n], &msg.access[n],
+			       &msg.deny[n]);
 	}
 	msg.n_rules = n;
 	for (size_t i = 0; i < policy->n_unset; i++) {
