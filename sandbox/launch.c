@@ -61,13 +61,12 @@ static int bpf_engine_usable(struct bpf_why *why)
  * is not used and that the network is only partly confined, or, when
  * Landlock was asked for, only the latter; 'corral status' says the rest.
  */
-/* The fd of the first deny rule, or -1. */
-static int first_deny(const struct launch_request *req)
+/* The fd of the first deny rule Landlock cannot honour, or -1. */
+static int first_deny(const struct opened_rule *rules, size_t n)
 {
-	for (uint32_t i = 0; i < req->msg.n_rules; i++)
-		if (req->msg.deny[i])
-			return req->rule_fds[i];
-	return -1;
+	long i = landlock_deny_needed(rules, n);
+
+	return i < 0 ? -1 : rules[i].fd;
 }
 
 /*
@@ -78,9 +77,9 @@ static _Noreturn void refuse_landlock_deny(int deny_fd, const char *why)
 {
 	char path[PATH_MAX];
 
-	die("the deny rule on %s needs the bpf engine (Landlock cannot take "
-	    "rights away), and %s; the command was not run (run 'corral "
-	    "setup' as root, see corral-setup(8))",
+	die("deny rule on %s: needs the bpf engine (Landlock cannot take "
+	    "rights away), %s; the command was not run (see corral-setup(8), "
+	    "or drop the deny)",
 	    fd_name(deny_fd, path, sizeof(path)), why);
 }
 
@@ -99,8 +98,7 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 		    why.full);
 	if (deny_fd >= 0)
 		refuse_landlock_deny(deny_fd, wanted == LAUNCH_ENGINE_LANDLOCK ?
-				     "--engine=landlock was asked for" :
-				     why.full);
+				     "not --engine=landlock" : why.brief);
 	abi = landlock_abi();
 	if (!abi && wanted == LAUNCH_ENGINE_LANDLOCK)
 		return wanted;  /* engine_landlock_apply says it is missing */
@@ -333,13 +331,14 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	static struct policy net;
 
 	net_policy_of(req, &net);
-	engine = choose_engine(req->msg.engine, &net,
-			       req->msg.flags & LAUNCH_QUIET, first_deny(req));
 	for (size_t i = 0; i < n; i++) {
 		rules[i].fd = req->rule_fds[i];
 		rules[i].access = req->msg.access[i];
 		rules[i].deny = req->msg.deny[i];
 	}
+	engine = choose_engine(req->msg.engine, &net,
+			       req->msg.flags & LAUNCH_QUIET,
+			       first_deny(rules, n));
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)
 		die("%s needs the bpf engine (Landlock reports no denials to "
