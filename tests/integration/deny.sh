@@ -63,7 +63,7 @@ t "deny and allow on the same directory: the deny wins" \
 	"read $H/.ssh/id_rsa + readdir $H/.ssh" EACCES EACCES
 t "deny above allow: an allow deeper down does not give back what the deny took" \
 	"--rw $H --deny write:$H --rw $H/proj" \
-	"read $H/proj/f + write $H/proj/f + create $H/proj/new + write $H/notes" \
+	"read $H/proj/f + write $H/proj/f + mkdir $H/proj/new + write $H/notes" \
 	OK EACCES OK EACCES
 t "a file deny catches its hard links in allowed dirs, and the file's siblings stay open" \
 	"--rw $H --ro $O --deny $H/.netrc" \
