@@ -163,7 +163,7 @@ static void test_sizes(int dir)
 	m.magic ^= 1;
 	refused(&m, sizeof(m), &dir, 1, "magic", "a wrong magic");
 	good_msg(&m);
-	m.version = 2;
+	m.version = LAUNCH_MSG_VERSION + 1;
 	refused(&m, sizeof(m), &dir, 1, "version", "an unknown version");
 	TAP_EQ(-ENODATA, exchange(&m, 0, NULL, 0, &req, &leaked),
 	       "an empty message is 'no message', not a command");
@@ -195,6 +195,9 @@ static void test_unknown_bits(int dir)
 	good_msg(&m);
 	m.access[0] = 0;
 	refused(&m, sizeof(m), &dir, 1, "rights", "a rule with no right");
+	good_msg(&m);
+	m.deny[0] = CORRAL_ACCESS_ALL + 1;
+	refused(&m, sizeof(m), &dir, 1, "rights", "an unknown right denied");
 	good_msg(&m);
 	m.n_rules = LAUNCH_MAX_RULES + 1;
 	refused(&m, sizeof(m), &dir, 1, "rules", "too many rules");
