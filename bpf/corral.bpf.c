@@ -20,7 +20,9 @@
  * The decision is Landlock's: an access is allowed iff the union of the
  * rights of the rules found on the path actually used, from the object up
  * to the real root (walking d_parent, and at a mount root continuing from
- * the mount point in the parent mount), covers it (walk.h).
+ * the mount point in the parent mount), covers it (walk.h); beyond
+ * Landlock, minus the union of the deny rules found on the same path
+ * (corral_rights() in corral_abi.h).
  *
  * The interest mask (marks.h) makes that one lookup.  A walk that allows
  * something caches its result as a mark on the directory it started from
@@ -122,14 +124,15 @@ static __always_inline long object_granted(struct corral_task *t,
 	return granted;
 }
 
+/* @granted: a rule word (walk.h), or negative to deny. */
 static __always_inline int covers(long granted, __u32 want)
 {
-	return granted >= 0 && ((__u32)granted & want) == want;
+	return granted >= 0 && (corral_rights(granted) & want) == want;
 }
 
 static __always_inline __u32 missing(long granted, __u32 want)
 {
-	return granted < 0 ? want : want & ~(__u32)granted;
+	return granted < 0 ? want : want & ~corral_rights(granted);
 }
 
 /* @child: see report_child(); NULL when @path itself is the object. */
@@ -637,18 +640,22 @@ static __always_inline int is_dir_dentry(struct dentry *dentry)
 }
 
 /*
- * Would moving @child from a directory granting @from to one granting @to
- * give it a right it did not have?  The child's own rule moves with its
- * inode, so it counts on both sides; a file only cares about file rights.
+ * Would moving @child from a directory of word @from to one of word @to
+ * give it a right it did not have?  The child's own rule (allows and
+ * denies) moves with its inode, so it counts on both sides; the denies
+ * of the directories above do not, so a file leaving a denied subtree
+ * gains what they took, and may not move.  A file only cares about file
+ * rights.
  */
 static __always_inline int gains_access(__u64 domain, struct dentry *child,
 					__u32 from, __u32 to)
 {
 	__u32 mask = is_dir_dentry(child) ? CORRAL_ACCESS_ALL
 					  : CORRAL_ACCESS_FILE;
+	__u32 own = own_access(domain, child);
 
-	from |= own_access(domain, child);
-	return !!(to & mask & ~from);
+	return !!(corral_rights(to | own) & mask &
+		  ~corral_rights(from | own));
 }
 
 /*
@@ -682,7 +689,7 @@ static __always_inline int check_refer(struct corral_task *t,
 	if (!covers(to, dst_want))
 		return report(t, mnt, dst, missing(to, dst_want), hook,
 			      -EACCES);
-	if (!(from & to & CORRAL_ACCESS_REFER) ||
+	if (!(corral_rights(from) & corral_rights(to) & CORRAL_ACCESS_REFER) ||
 	    gains_access(t->domain, old_dentry, from, to) ||
 	    (exchange && gains_access(t->domain, new_dentry, to, from)))
 		return report(t, mnt, old_dentry, CORRAL_ACCESS_REFER, hook,
@@ -946,10 +953,12 @@ int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 	old = bpf_map_lookup_elem(&rules, &key);
 	if (old) {
 		old->access |= reg->access;  /* single writer: the launcher */
+		old->deny |= reg->deny;
 		reg->status = CORRAL_REGISTER_DONE;
 		return 0;
 	}
 	rule.access = reg->access;
+	rule.deny = reg->deny;
 	/* Only the launcher writes its own domain's rules: no insert race. */
 	if (index_rule(&key) ||
 	    bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))

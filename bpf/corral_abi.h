@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 9
+#define CORRAL_ABI_VERSION 10
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -64,6 +64,17 @@ enum corral_access {
  *   { .domain = 0x5eed..., .ino = 1312, .inode = 0, .dev = 0x00800003,
  *     .generation = 77 }
  *   -> { .access = READ|READDIR|WRITE|TRUNCATE|IOCTL|CREATE|REMOVE|REFER }
+ * and `--deny /home/u/proj/.env` (a file) adds
+ *   { ... .ino = 1400 ... } -> { .deny = READ|WRITE|EXEC|TRUNCATE|IOCTL }
+ *
+ * Deny rules: the rights on an object are the union of the allows met on
+ * the walk from it to the root minus the union of the denies met on it,
+ * so a deny wins over an allow at any depth, above or below it.  Unions
+ * compose and differences do not (an allow below a deny must not grant
+ * back what the deny took), so walks, marks and decisions carry both
+ * unions in one word, allows in the low bits and denies from
+ * CORRAL_DENY_SHIFT up (corral_rule_word()): OR-ing two words unites
+ * both, and corral_rights() is the answer.
  */
 struct corral_rule_key {
 	__u64 domain;     /* domain id, random, never 0 */
@@ -75,8 +86,21 @@ struct corral_rule_key {
 
 struct corral_rule {
 	__u32 access;     /* enum corral_access bits granted beneath */
-	__u32 reserved;   /* 0 */
+	__u32 deny;       /* enum corral_access bits denied beneath */
 };
+
+#define CORRAL_DENY_SHIFT 16
+
+static inline __u32 corral_rule_word(__u32 access, __u32 deny)
+{
+	return access | deny << CORRAL_DENY_SHIFT;
+}
+
+/* The rights a word of unions grants: allowed and not denied. */
+static inline __u32 corral_rights(__u32 word)
+{
+	return word & ~(word >> CORRAL_DENY_SHIFT) & CORRAL_ACCESS_ALL;
+}
 
 /*
  * Rule index: hash maps "domain_rules", key struct corral_rule_index, value
@@ -158,6 +182,9 @@ static inline __u64 corral_ino_bit(__u64 ino)
 /* net = rules|none: IP sockets judged by the domain's entry in "net_policy".
  * Without it the network hooks return after the task lookup. */
 #define CORRAL_TASK_NET        (1u << 4)
+/* The domain has deny rules: a walk goes on to the root even once its
+ * allows cover what is asked, as a deny above may take some back. */
+#define CORRAL_TASK_DENY       (1u << 5)
 
 /*
  * Network rules: hash map "net_policy", key __u64 domain id, value struct
@@ -278,7 +305,7 @@ struct corral_event {
 
 /*
  * Task storage "task_register": the launcher's channel for turning an
- * O_PATH fd into a rule key.  It writes { domain, access, PENDING } on its
+ * O_PATH fd into a rule key.  It writes { domain, access, deny, PENDING } on its
  * own task (pidfd key), calls fstatfs(fd); the sb_statfs hook derives the
  * key from the fd's inode (overlayfs then statfs()es its real layer: that
  * nested call finds the request done and changes nothing), merges the rule and sets status to DONE or to a
@@ -297,6 +324,8 @@ struct corral_register {
 	__s32 status;     /* enum corral_register_status or -errno */
 	__u64 ino_bit;    /* set with DONE: corral_ino_bit() of the inode */
 	__u64 nonce;      /* the domain's, while the launcher has not entered */
+	__u32 deny;       /* rights to deny on the inode (deny rules) */
+	__u32 reserved;   /* 0 */
 };
 
 /* Read-only data "abi_version" in the object, pinned as map "info". */
@@ -322,7 +351,7 @@ _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 40, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 24, "task layout");
-_Static_assert(sizeof(struct corral_register) == 32, "register layout");
+_Static_assert(sizeof(struct corral_register) == 40, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
 _Static_assert(sizeof(struct corral_net_rule) == 40, "net rule layout");
@@ -333,6 +362,9 @@ _Static_assert(CORRAL_NET_ALL == ((CORRAL_NET_BIND_UDP << 1) - 1),
 	       "CORRAL_NET_ALL covers every op");
 _Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_IOCTL << 1) - 1),
 	       "CORRAL_ACCESS_ALL covers every right");
+_Static_assert(CORRAL_ACCESS_ALL < (1u << CORRAL_DENY_SHIFT) &&
+	       (CORRAL_ACCESS_ALL << CORRAL_DENY_SHIFT) < (1u << 31),
+	       "a rule word holds both unions and is never negative as a long");
 #endif
 
 #endif /* CORRAL_ABI_H */

@@ -173,7 +173,8 @@ struct {
  * not inode storage, since kernels from 6.18 refuse inode storage on an
  * inode the program reached by reading pointers (even file->f_path's).  A
  * slot caches, for one domain reaching the directory through one mount,
- * the union of rights granted from the directory up to the root, valid
+ * the unions of allows and of denies from the directory up to the root
+ * (a rule word: corral_rule_word()), valid
  * while the topology generation is unchanged (see corral.bpf.c).  Why a
  * freed and reallocated inode never meets an old mark: marks.h.
  */
@@ -194,7 +195,8 @@ struct mark_slot {
 	__u64 domain;     /* 0: free */
 	__u64 mnt;        /* struct vfsmount * the walk went through */
 	__u64 generation; /* topology generation read before the walk */
-	__u32 access;     /* rights granted to the directory's contents */
+	__u32 access;     /* rule word for the directory's contents: both
+			   * unions, so that a child's allow composes */
 	__u32 reserved;
 };
 

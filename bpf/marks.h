@@ -389,6 +389,17 @@ static __always_inline void mark_drop_if_dead(struct mark *m,
 }
 
 /*
+ * Does walk result @granted grant anything?  Only then is it marked.  A
+ * mark keeps the whole word, denies included: a child judged from it
+ * (parent_granted) ORs its own rule in, and an allow there must not give
+ * back what a deny above took.
+ */
+static __always_inline int grants(long granted)
+{
+	return granted > 0 && corral_rights((__u32)granted);
+}
+
+/*
  * The miss path: rights on the contents of unmarked directory @dir are
  * its own rule's plus its parent's, and the parent's come from the
  * parent's mark when valid, else from a walk that starts at the parent
@@ -421,7 +432,7 @@ static __always_inline long parent_granted(const struct corral_task *t,
 		granted = access;
 	} else {
 		granted = path_granted(t, mnt, parent, CORRAL_ACCESS_ALL);
-		if (granted > 0)
+		if (grants(granted))
 			mark_remember(parent, &req, t->domain, mnt, gen,
 				      granted);
 		else if (m)
@@ -461,7 +472,7 @@ static __always_inline long dir_granted(const struct corral_task *t,
 		return access;
 	granted = parent_granted(t, mnt, dir, dir_inode, gen);
 	/* Only allowed subtrees get marks: a denial leaves no trace. */
-	if (granted > 0)
+	if (grants(granted))
 		mark_remember(dir, &req, t->domain, mnt, gen, granted);
 	else if (m)
 		mark_drop_if_dead(m, &req.key);

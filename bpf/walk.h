@@ -2,7 +2,10 @@
 /*
  * walk.h - the slow path of a decision: from a dentry up to the real root,
  * Landlock's way (d_parent, and at a mount root on from the mount point in
- * the parent mount), OR-ing the rights of every rule met.
+ * the parent mount), OR-ing the word (allows and denies,
+ * corral_rule_word()) of every rule met.  Every function here that
+ * returns rights returns such a word: corral_rights() of it is what is
+ * granted.
  */
 #ifndef CORRAL_WALK_H
 #define CORRAL_WALK_H
@@ -36,18 +39,22 @@ static __always_inline void rule_key(struct corral_rule_key *key,
 	key->generation = BPF_CORE_READ(inode, i_generation);
 }
 
-/* Rights a rule gives on @inode itself, 0 if none. */
+/* The word of a rule found, 0 for none. */
+static __always_inline __u32 rule_word(const struct corral_rule *rule)
+{
+	return rule ? corral_rule_word(rule->access, rule->deny) : 0;
+}
+
+/* The word of the rule on @inode itself, 0 if none. */
 static __always_inline __u32 inode_access(__u64 domain, struct inode *inode)
 {
 	struct corral_rule_key key = {};
-	struct corral_rule *rule;
 
 	rule_key(&key, domain, inode);
-	rule = bpf_map_lookup_elem(&rules, &key);
-	return rule ? rule->access : 0;
+	return rule_word(bpf_map_lookup_elem(&rules, &key));
 }
 
-/* Rights a rule gives on this very dentry's inode, 0 if none. */
+/* The word of the rule on this very dentry's inode, 0 if none. */
 static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
 {
 	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
@@ -86,7 +93,7 @@ struct walk {
 	__u64 dev;
 	int stable;                /* stable_inode_numbers(s_magic) */
 	__u32 want;       /* stop early once these are all granted */
-	__u32 granted;    /* union of rights seen so far */
+	__u32 granted;    /* word of the unions seen so far */
 	int finished;     /* reached the root, or granted covers want */
 };
 
@@ -132,7 +139,6 @@ static __always_inline enum step step_up(struct dentry **dentry,
 static __always_inline __u32 walk_access(struct walk *w, struct dentry *dentry)
 {
 	struct corral_rule_key key = {};
-	struct corral_rule *rule;
 	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
 	struct super_block *sb;
 
@@ -151,8 +157,7 @@ static __always_inline __u32 walk_access(struct walk *w, struct dentry *dentry)
 	key.inode = w->stable ? 0 : (__u64)inode;
 	key.dev = (__u32)w->dev;
 	key.generation = BPF_CORE_READ(inode, i_generation);
-	rule = bpf_map_lookup_elem(&rules, &key);
-	return rule ? rule->access : 0;
+	return rule_word(bpf_map_lookup_elem(&rules, &key));
 }
 
 static long walk_step(__u32 index, void *data)
@@ -181,9 +186,11 @@ done:
 }
 
 /*
- * Union of the rights granted on the path from @dentry (in @mnt) up to
- * the root, stopping early once @want is covered.  Returns -EACCES if the
- * walk was cut short by CORRAL_MAX_DEPTH: an unfinished walk never allows.
+ * Word of the rules on the path from @dentry (in @mnt) up to the root,
+ * stopping early once @want is allowed, unless the domain has deny rules
+ * (one above could take it back: the walk then wants bit 31, which no
+ * rule has).  Returns -EACCES if the walk was cut short by
+ * CORRAL_MAX_DEPTH: an unfinished walk never allows.
  */
 static __always_inline long path_granted(const struct corral_task *t,
 					 struct vfsmount *mnt,
@@ -195,7 +202,7 @@ static __always_inline long path_granted(const struct corral_task *t,
 		.dentry = dentry,
 		.mnt = mnt,
 		.mnt_root = BPF_CORE_READ(mnt, mnt_root),
-		.want = want,
+		.want = t->flags & CORRAL_TASK_DENY ? 1u << 31 : want,
 	};
 
 	bpf_loop(CORRAL_MAX_DEPTH, walk_step, &w, 0);

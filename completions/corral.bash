@@ -50,7 +50,7 @@ _corral_files()
 _corral_command_at()
 {
 	local -i i=1 cword=$1
-	local word with_arg=' --ro --rx --rw --rwx --allow --profile --engine
+	local word with_arg=' --ro --rx --rw --rwx --allow --deny --profile --engine
 		--net --connect-tcp --bind-tcp --connect-udp --bind-udp -o
 		--output --base '
 	case ${COMP_WORDS[1]} in
@@ -101,7 +101,7 @@ _corral()
 	local cur=${COMP_WORDS[COMP_CWORD]} prev= opt= value= prefix=
 	local -i i cword=COMP_CWORD
 	local sub=
-	local options='--ro --rx --rw --rwx --allow --profile --print-profile
+	local options='--ro --rx --rw --rwx --allow --deny --profile --print-profile
 		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
 		--engine= --log --log-all --debug --quiet --help --version'
 	local net_modes='all none rules'
@@ -160,7 +160,7 @@ _corral()
 		return 0 ;;
 	--connect-tcp|--bind-tcp|--connect-udp|--bind-udp)
 		return 0 ;;	# a port or ADDR:PORT: nothing to offer
-	--allow)
+	--allow|--deny)
 		if [[ $cur == *:* ]]; then
 			_corral_files "${cur#*:}"
 		else

@@ -36,7 +36,7 @@ function __corral_command_words
         case learn
             set -e tokens[1]
     end
-    set -l opts ro= rx= rw= rwx= allow= profile= print-profile=? log=? log-all=? \
+    set -l opts ro= rx= rw= rwx= allow= deny= profile= print-profile=? log=? log-all=? \
         o/output= base= engine= net= connect-tcp= bind-tcp= connect-udp= \
         bind-udp= q/quiet debug h/help V/version force
     argparse -s $opts -- $tokens 2>/dev/null; or return 1
@@ -78,6 +78,7 @@ complete -c corral -n __corral_options -l rx -r -F -d 'as --ro, and execute'
 complete -c corral -n __corral_options -l rw -r -F -d 'as --ro, and write, create, remove'
 complete -c corral -n __corral_options -l rwx -r -F -d 'as --rw, and execute'
 complete -c corral -n __corral_options -l allow -x -d 'RIGHTS:PATH, rights comma-separated'
+complete -c corral -n __corral_options -l deny -x -d '[RIGHTS:]PATH, rights taken away beneath it'
 complete -c corral -n __corral_options -l profile -x -a '(__corral_profiles)' -d 'add a profile'
 complete -c corral -n __corral_options -l print-profile -x -a '(__corral_profiles)' -d 'print the merged rules'
 complete -c corral -n __corral_options -l connect-tcp -x -d 'allow TCP connects to [ADDR:]PORT'

@@ -15,6 +15,7 @@
 [profile]
 description = make and gcc building (and testing) the current project
 include = gcc
+include = secrets
 
 [filesystem]
 rwx = ${PROJECT}

@@ -10,6 +10,7 @@
 [profile]
 description = node running scripts in the current project, which it may change
 include = base
+include = secrets
 
 [filesystem]
 rw = ${PROJECT}

@@ -18,6 +18,7 @@
 description = npm confined to the project and its cache
 include = node
 include = network
+include = secrets
 
 [filesystem]
 rw = ${HOME}/.npm                ; the cache, logs and _npx

@@ -18,6 +18,7 @@
 description = pip installing packages into the project (a venv, --target) or ~/.local
 include = python3
 include = network
+include = secrets
 
 [filesystem]
 rw = -${XDG_CACHE_HOME}/pip      ; the wheel and HTTP cache

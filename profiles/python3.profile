@@ -17,6 +17,7 @@
 [profile]
 description = python3 running scripts in the current project, which it may change
 include = base
+include = secrets
 
 [filesystem]
 rw = ${PROJECT}

@@ -10,12 +10,14 @@
 # a script that needs a temporary directory can use one inside ${CWD}
 # (TMPDIR=$PWD/.tmp), or add "rw = ${TMPDIR}" to a copy of this profile.
 #
-# History is not saved: ~/.bash_history is not writable.  To keep it, add
-# "rw = -${HOME}/.bash_history" (a file rule: the file must exist).
+# History is not saved: ~/.bash_history is denied with the other secrets
+# (include = secrets).  To keep it, use a copy of this profile without that
+# include and add "rw = -${HOME}/.bash_history" (the file must exist).
 
 [profile]
 description = bash or sh in the current directory: read, write and run what is there
 include = base
+include = secrets
 
 [filesystem]
 rwx = ${CWD}

@@ -18,7 +18,7 @@ enum {
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
 	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
 	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
-	OPT_QUIET, OPT_LOG_ALL,
+	OPT_QUIET, OPT_LOG_ALL, OPT_DENY,
 };
 
 static const struct option long_options[] = {
@@ -27,6 +27,7 @@ static const struct option long_options[] = {
 	{ "rw",      required_argument, NULL, OPT_RW },
 	{ "rwx",     required_argument, NULL, OPT_RWX },
 	{ "allow",   required_argument, NULL, OPT_ALLOW },
+	{ "deny",    required_argument, NULL, OPT_DENY },
 	{ "engine",  required_argument, NULL, OPT_ENGINE },
 	{ "force",   no_argument,       NULL, OPT_FORCE },
 	{ "debug",   no_argument,       NULL, OPT_DEBUG },
@@ -69,14 +70,16 @@ static void usage(FILE *out)
 	      "  --profile NAME|FILE  add a profile's rules (repeatable)\n"
 	      "  --print-profile[=NAME]  print the merged rules as INI, exit\n"
 	      "  --ro PATH            read files and list directories\n"
-	      "  --rx PATH            as --ro, and execute\n"
+	      "  --rx PATH            as --ro, and execute (--rwx PATH: as --rw, "
+	      "and execute)\n"
 	      "  --rw PATH            as --ro, and write, truncate, create,\n"
 	      "                       remove, refer (rename/link into), ioctl\n"
-	      "  --rwx PATH           as --rw, and execute\n"
 	      "  --allow RIGHTS:PATH  rights, comma-separated: read, readdir, "
 	      "write, exec,\n"
 	      "                       truncate, create, remove, refer, ioctl "
 	      "(or ro,rx,rw,rwx)\n"
+	      "  --deny [RIGHTS:]PATH  take rights (default all) away beneath "
+	      "PATH (bpf)\n"
 	      "  --{connect,bind}-{tcp,udp} [ADDR[/N]:]PORT[-PORT], "
 	      "--net=all|none  network\n"
 	      "  --engine=ENGINE      bpf, landlock or auto (default: bpf if "
@@ -121,6 +124,38 @@ static int add_allow(struct policy *policy, const char *arg)
 		return -EINVAL;
 	}
 	policy_add(policy, colon + 1, access, "--allow on the command line");
+	return 0;
+}
+
+/* --deny PATH or --deny RIGHTS:PATH: a colon in a path that starts with
+ * '/' is the path's own. */
+static int add_deny(struct policy *policy, const char *arg)
+{
+	const char *origin = "--deny on the command line";
+	const char *colon = strchr(arg, ':');
+	const char *bad = NULL;
+	_cleanup_free_ char *names = NULL;
+	uint32_t deny;
+
+	if (!arg[0]) {
+		warn_msg("--deny: empty path");
+		return -EINVAL;
+	}
+	if (arg[0] == '/' || !colon) {
+		policy_add_deny(policy, arg, CORRAL_ACCESS_ALL, false, origin);
+		return 0;
+	}
+	names = xstrdup(arg);
+	names[colon - arg] = '\0';
+	if (colon == arg || !colon[1] ||
+	    rights_parse(names, &deny, &bad) < 0) {
+		warn_msg("--deny %s: unknown right '%.*s' (rights: read, "
+			 "readdir, write, exec, truncate, create, remove, "
+			 "refer, ioctl; groups: ro, rx, rw, rwx)", arg,
+			 bad ? (int)strcspn(bad, ",") : 0, bad ? bad : "");
+		return -EINVAL;
+	}
+	policy_add_deny(policy, colon + 1, deny, false, origin);
 	return 0;
 }
 
@@ -217,6 +252,8 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 		return 0;
 	case OPT_ALLOW:
 		return add_allow(&opts->policy, optarg);
+	case OPT_DENY:
+		return add_deny(&opts->policy, optarg);
 	case OPT_ENGINE:
 		return parse_engine(optarg, &opts->engine);
 	case OPT_NET:
@@ -425,9 +462,7 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 		return r;
 	}
 	for (size_t i = 0; i < flags->n_rules; i++)
-		(flags->rules[i].optional ? policy_add_optional : policy_add)(
-			&merged, flags->rules[i].path, flags->rules[i].access,
-			flags->rules[i].origin);
+		policy_copy_rule(&merged, &flags->rules[i]);
 	for (size_t i = 0; i < flags->n_net; i++)
 		if (policy_add_net(&merged, &flags->net[i],
 				   flags->net_origin[i]) < 0) {

@@ -311,11 +311,13 @@ static int register_rule(struct bpf_engine *e, int fd,
 	return 0;
 }
 
-int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access)
+int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
+			uint32_t deny)
 {
 	struct corral_register reg = {
 		.domain = e->domain,
 		.access = access,
+		.deny = deny,
 		.status = CORRAL_REGISTER_PENDING,
 		.nonce = e->nonce,
 	};
@@ -327,6 +329,8 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access)
 	}
 	if (r < 0)
 		return r;
+	if (deny)
+		e->deny_rules = true;
 	if (reg.status == CORRAL_REGISTER_DONE)
 		return 0;
 	if (reg.status == CORRAL_REGISTER_PENDING) {
@@ -411,6 +415,7 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 		.domain = e->domain,
 		.flags = e->task_flags |
 			 (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
+			 (e->deny_rules ? CORRAL_TASK_DENY : 0) |
 			 (e->audit ? CORRAL_TASK_AUDIT : 0),
 		.rule_inos = e->rule_inos,
 	};

@@ -52,6 +52,7 @@ struct bpf_engine {
 	uint64_t domain;   /* 0 until engine_bpf_create_domain() */
 	uint64_t nonce;    /* this launch's: see struct corral_domain */
 	bool file_rules;   /* some rule names a non-directory */
+	bool deny_rules;   /* some rule denies (CORRAL_TASK_DENY) */
 	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
 	bool audit;        /* record what would be denied, deny nothing */
 	bool reclaimed;    /* reclaim_dead() already ran for this launch */
@@ -61,7 +62,9 @@ struct bpf_engine {
 /* Needs CAP_BPF effective.  Each returns 0 or -errno after a message. */
 int engine_bpf_open(struct bpf_engine *engine);
 int engine_bpf_create_domain(struct bpf_engine *engine);
-int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access);
+/* @access: rights allowed beneath @fd; @deny: rights denied beneath it. */
+int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access,
+			uint32_t deny);
 /*
  * Writes the domain's network rules (net = rules|none) and marks its
  * tasks as network-confined; net = all writes nothing.  In an audit

@@ -62,8 +62,31 @@ static int bpf_engine_usable(struct bpf_why *why)
  * is not used and that the network is only partly confined, or, when
  * Landlock was asked for, only the latter; 'corral status' says the rest.
  */
+/* The fd of the first deny rule Landlock cannot honour, or -1. */
+static int first_deny(const struct opened_rule *rules, size_t n)
+{
+	long i = landlock_deny_needed(rules, n);
+
+	return i < 0 ? -1 : rules[i].fd;
+}
+
+/*
+ * Landlock can only add rights: a sandbox with a deny rule never falls
+ * back to it, as it would run with less protection than asked.
+ */
+static _Noreturn void refuse_landlock_deny(int deny_fd, const char *why)
+{
+	char path[PATH_MAX];
+
+	die("deny rule on %s: needs the bpf engine (Landlock cannot take "
+	    "rights away), %s; the command was not run (see corral-setup(8), "
+	    "or drop the deny)",
+	    fd_name(deny_fd, path, sizeof(path)), why);
+}
+
 static enum launch_engine choose_engine(enum launch_engine wanted,
-					const struct policy *net, bool quiet)
+					const struct policy *net, bool quiet,
+					int deny_fd)
 {
 	struct bpf_why why = { .brief = "", .full = "" };
 	const char *net_brief;
@@ -74,6 +97,9 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	if (wanted == LAUNCH_ENGINE_BPF)
 		die("--engine=bpf (or require = bpf in a profile): %s",
 		    why.full);
+	if (deny_fd >= 0)
+		refuse_landlock_deny(deny_fd, wanted == LAUNCH_ENGINE_LANDLOCK ?
+				     "not --engine=landlock" : why.brief);
 	abi = landlock_abi();
 	if (!abi && wanted == LAUNCH_ENGINE_LANDLOCK)
 		return wanted;  /* engine_landlock_apply says it is missing */
@@ -216,7 +242,7 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	engine.task_flags = req->msg.task_flags;
 	for (size_t i = 0; i < n; i++)
 		if (engine_bpf_add_rule(&engine, rules[i].fd,
-					rules[i].access) < 0)
+					rules[i].access, rules[i].deny) < 0)
 			goto fail;
 	if (engine_bpf_set_network(&engine, net) < 0)
 		goto fail;
@@ -361,12 +387,14 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	static struct policy net;
 
 	net_policy_of(req, &net);
-	engine = choose_engine(req->msg.engine, &net,
-			       req->msg.flags & LAUNCH_QUIET);
 	for (size_t i = 0; i < n; i++) {
 		rules[i].fd = req->rule_fds[i];
 		rules[i].access = req->msg.access[i];
+		rules[i].deny = req->msg.deny[i];
 	}
+	engine = choose_engine(req->msg.engine, &net,
+			       req->msg.flags & LAUNCH_QUIET,
+			       first_deny(rules, n));
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)
 		die("%s needs the bpf engine (Landlock reports no denials to "

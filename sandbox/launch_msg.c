@@ -165,9 +165,11 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 		return reject(why, size, "a log file or --log-all without "
 			      "--log");
 	for (uint32_t i = 0; i < m->n_rules; i++)
-		if (!m->access[i] || (m->access[i] & ~CORRAL_ACCESS_ALL))
-			return reject(why, size, "rule %u: bad rights 0x%x", i,
-				      m->access[i]);
+		if (!(m->access[i] | m->deny[i]) ||
+		    ((m->access[i] | m->deny[i]) & ~CORRAL_ACCESS_ALL))
+			return reject(why, size, "rule %u: bad rights 0x%x, "
+				      "denied 0x%x", i, m->access[i],
+				      m->deny[i]);
 	return 0;
 }
 
@@ -264,7 +266,8 @@ static int check_fds(struct launch_request *req, char *why, size_t size)
 	int r;
 
 	for (uint32_t i = 0; i < m->n_rules; i++) {
-		r = check_rule_fd(req->rule_fds[i], m->access[i], i, why, size);
+		r = check_rule_fd(req->rule_fds[i], m->access[i] | m->deny[i],
+				  i, why, size);
 		if (r < 0)
 			return r;
 	}

@@ -23,7 +23,7 @@
 #include "policy.h"
 
 #define LAUNCH_MSG_MAGIC   0x6c6f7263u  /* "crol" */
-#define LAUNCH_MSG_VERSION 2u
+#define LAUNCH_MSG_VERSION 3u          /* 3: rule fds in batches, denies */
 #define LAUNCH_FDS_MAGIC   0x73646672u  /* "rfds" */
 
 /*
@@ -88,7 +88,8 @@ struct launch_msg {
 	uint32_t task_flags;      /* CORRAL_TASK_EXEC_ANON, _UNIX_ANY */
 	uint32_t cmd_index;       /* the command is argv[cmd_index...] */
 	uint32_t n_rules;         /* fds attached for rules, in order */
-	uint32_t access[LAUNCH_MAX_RULES];
+	uint32_t access[LAUNCH_MAX_RULES];  /* rights each rule allows */
+	uint32_t deny[LAUNCH_MAX_RULES];    /* rights each rule denies */
 	/* argv[0] mode: the real program found in PATH; with
 	 * LAUNCH_PATH_FOUND, the file PATH gives for the command; else
 	 * empty. */

@@ -236,7 +236,7 @@ enum rule_outcome { RULE_KEPT, RULE_DROPPED, RULE_REFUSED };
  * it).  Refused: said on stderr.
  */
 static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
-				   uint32_t *access)
+				   uint32_t *access, uint32_t *deny)
 {
 	struct stat st;
 	char names[128];
@@ -258,17 +258,22 @@ static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
 		return RULE_REFUSED;
 	}
 	*access = rule->access;
-	if (!S_ISDIR(st.st_mode))
+	*deny = rule->deny;
+	if (!S_ISDIR(st.st_mode)) {
 		*access &= CORRAL_ACCESS_FILE;
-	if (!*access) {
+		*deny &= CORRAL_ACCESS_FILE;
+	}
+	if (!(*access | *deny)) {
 		warn_msg("%s: is not a directory, and %s are directory rights "
 			 "(%s)", rule->path,
-			 rights_format(rule->access, names, sizeof(names)),
+			 rights_format(rule->access | rule->deny, names,
+				       sizeof(names)),
 			 rule->origin);
 		close(*fd);
 		return RULE_REFUSED;
 	}
-	if (launch_rule_usable(*fd, *access))
+	/* a deny of rights the user has not got anyway takes nothing */
+	if (launch_rule_usable(*fd, *access | *deny))
 		return RULE_KEPT;
 	close(*fd);
 	return RULE_DROPPED;
@@ -345,7 +350,7 @@ static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
 			refused++;
 			break;
 		}
-		switch (open_rule(rule, fd, &msg->access[n])) {
+		switch (open_rule(rule, fd, &msg->access[n], &msg->deny[n])) {
 		case RULE_KEPT:
 			n++;
 			if (++batch.n == LAUNCH_FDS_PER_MSG)

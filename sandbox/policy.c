@@ -114,6 +114,7 @@ static struct policy_rule *policy_append(struct policy *policy,
 	rule = &policy->rules[policy->n_rules++];
 	rule->path = xstrdup(path);
 	rule->access = access;
+	rule->deny = 0;
 	rule->origin = xstrdup(origin);
 	rule->optional = false;
 	return rule;
@@ -129,6 +130,32 @@ void policy_add_optional(struct policy *policy, const char *path,
 			 uint32_t access, const char *origin)
 {
 	policy_append(policy, path, access, origin)->optional = true;
+}
+
+void policy_add_deny(struct policy *policy, const char *path, uint32_t deny,
+		     bool optional, const char *origin)
+{
+	struct policy_rule *rule = policy_append(policy, path, 0, origin);
+
+	rule->deny = deny;
+	rule->optional = optional;
+}
+
+void policy_copy_rule(struct policy *policy, const struct policy_rule *rule)
+{
+	struct policy_rule *copy = policy_append(policy, rule->path,
+						 rule->access, rule->origin);
+
+	copy->deny = rule->deny;
+	copy->optional = rule->optional;
+}
+
+bool policy_has_deny(const struct policy *policy)
+{
+	for (size_t i = 0; i < policy->n_rules; i++)
+		if (policy->rules[i].deny)
+			return true;
+	return false;
 }
 
 void policy_set(struct policy *policy, enum policy_setting which,

@@ -21,9 +21,15 @@
 			  CORRAL_ACCESS_REFER)
 #define CORRAL_GROUP_RWX (CORRAL_GROUP_RW | CORRAL_ACCESS_EXEC)
 
+/*
+ * A rule allows (access) or denies (deny) rights beneath its path: the
+ * rights on a path are the union of the allows on the way to it minus
+ * the union of the denies (corral_rights() in corral_abi.h).
+ */
 struct policy_rule {
 	char *path;        /* as the user wrote it */
-	uint32_t access;   /* enum corral_access bits */
+	uint32_t access;   /* enum corral_access bits allowed */
+	uint32_t deny;     /* enum corral_access bits denied (deny rules) */
 	char *origin;      /* "--rw on the command line", "profile x.profile:7" */
 	bool optional;     /* "-" prefix: skipped if the path does not exist */
 };
@@ -32,6 +38,7 @@ struct policy_rule {
 struct opened_rule {
 	int fd;
 	uint32_t access;   /* file rights only if fd is not a directory */
+	uint32_t deny;     /* the same, denied */
 };
 
 /*
@@ -170,6 +177,13 @@ void policy_add(struct policy *policy, const char *path, uint32_t access,
 		const char *origin);
 void policy_add_optional(struct policy *policy, const char *path,
 			 uint32_t access, const char *origin);
+/* A deny rule: @deny rights are taken away beneath @path. */
+void policy_add_deny(struct policy *policy, const char *path, uint32_t deny,
+		     bool optional, const char *origin);
+/* Appends a copy of @rule (allow or deny, optional or not). */
+void policy_copy_rule(struct policy *policy, const struct policy_rule *rule);
+/* Does any rule deny? */
+bool policy_has_deny(const struct policy *policy);
 /* Sets a [sandbox] setting, replacing any earlier value and origin. */
 void policy_set(struct policy *policy, enum policy_setting which,
 		enum policy_value value, const char *origin);

@@ -501,8 +501,8 @@ static int unquote(struct frame *f, const char *p, const char *end)
 static int load_file(struct loader *ld, struct frame *from, const char *name,
 		     const char *path);
 
-static void add_path(struct frame *f, uint32_t access, const char *raw,
-		     bool optional)
+static void add_path(struct frame *f, uint32_t access, uint32_t deny,
+		     const char *raw, bool optional)
 {
 	_cleanup_free_ char *path = NULL;
 	struct expand_error err;
@@ -538,10 +538,47 @@ static void add_path(struct frame *f, uint32_t access, const char *raw,
 		return;
 	}
 	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->at);
-	if (optional)
+	if (deny)
+		policy_add_deny(f->ld->policy, path, deny, optional, origin);
+	else if (optional)
 		policy_add_optional(f->ld->policy, path, access, origin);
 	else
 		policy_add(f->ld->policy, path, access, origin);
+}
+
+/*
+ * deny = PATH or deny = RIGHTS:PATH.  A path starts with '/' or '$' (a
+ * variable), rights never do, so the first ':' of anything else ends
+ * the rights.
+ */
+static void on_deny(struct frame *f, const char *value, bool optional)
+{
+	const char *colon = strchr(value, ':');
+	const char *bad = NULL;
+	char list[128];
+	uint32_t deny;
+	size_t n;
+
+	if (value[0] == '/' || value[0] == '$' || !colon) {
+		add_path(f, 0, CORRAL_ACCESS_ALL, value, optional);
+		return;
+	}
+	if ((size_t)(colon - value) >= sizeof(list) || colon == value) {
+		error_at(f, "'%s': expected deny = PATH or deny = RIGHTS:PATH",
+			 value);
+		return;
+	}
+	n = 0;          /* "read, write" reads as "read,write" */
+	for (const char *p = value; p < colon; p++)
+		if (*p != ' ' && *p != '\t')
+			list[n++] = *p;
+	list[n] = '\0';
+	if (rights_parse(list, &deny, &bad) < 0) {
+		error_at(f, "unknown right '%.*s' in deny = %s (%s)",
+			 (int)strcspn(bad, ","), bad, value, rights_hint);
+		return;
+	}
+	add_path(f, 0, deny, colon + 1, optional);
 }
 
 static void on_rights(struct frame *f, const char *name, const char *value,
@@ -557,12 +594,16 @@ static void on_rights(struct frame *f, const char *name, const char *value,
 		if (*p != ' ' && *p != '\t')
 			list[n++] = *p;
 	list[n] = '\0';
+	if (!strcmp(list, "deny")) {
+		on_deny(f, value, optional);
+		return;
+	}
 	if (rights_parse(list, &access, &bad) < 0) {
 		error_at(f, "unknown right '%.*s' in key '%s' (%s)",
 			 (int)strcspn(bad, ","), bad, name, rights_hint);
 		return;
 	}
-	add_path(f, access, value, optional);
+	add_path(f, access, 0, value, optional);
 }
 
 static void on_setting(struct frame *f, const struct key *key,

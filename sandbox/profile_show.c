@@ -226,13 +226,20 @@ char *profile_comment_text(const char *text, size_t max)
  * profile.  An origin that would not fit on the line goes above it. */
 static void print_rule(FILE *out, const struct policy_rule *rule)
 {
-	char names[128];
-	const char *key = rights_key(rule->access, names, sizeof(names));
-	_cleanup_free_ char *value = profile_quote("", rule->path,
-						   rule->optional);
+	char names[128], denied[136] = "";
+	const char *key = rule->deny ? "deny" :
+			  rights_key(rule->access, names, sizeof(names));
+	_cleanup_free_ char *value = NULL;
 	_cleanup_free_ char *origin =
 		profile_comment_text(short_origin(rule->origin), 120);
-	size_t len = strlen(key) + 3 + strlen(value);
+	size_t len;
+
+	/* deny = PATH takes every right, deny = RIGHTS:PATH some */
+	if (rule->deny && rule->deny != CORRAL_ACCESS_ALL)
+		snprintf(denied, sizeof(denied), "%s:",
+			 rights_key(rule->deny, names, sizeof(names)));
+	value = profile_quote(denied, rule->path, rule->optional);
+	len = strlen(key) + 3 + strlen(value);
 
 	if (strchr(value, '\n') ||
 	    (len > 40 ? len : 40) + 3 + strlen(origin) > PROFILE_MAX_LINE) {

@@ -79,6 +79,38 @@ static void test_allow(void)
 	cli_free(&o);
 }
 
+static void test_deny(void)
+{
+	char **argv = ARGV("--rw", "/h", "--deny", "/h/.ssh", "--deny",
+			   "read,write:/h/a:b", "--deny", "rel", "true");
+	struct corral_opts o;
+
+	TAP_EQ(0, parse(10, argv, &o), "--deny parses");
+	TAP_OK(o.policy.n_rules == 4 && o.policy.rules[0].deny == 0 &&
+	       o.policy.rules[1].access == 0 &&
+	       o.policy.rules[1].deny == CORRAL_ACCESS_ALL &&
+	       !strcmp(o.policy.rules[1].path, "/h/.ssh"),
+	       "--deny PATH denies every right");
+	TAP_OK(o.policy.rules[2].deny ==
+	       (CORRAL_ACCESS_READ | CORRAL_ACCESS_WRITE) &&
+	       !strcmp(o.policy.rules[2].path, "/h/a:b"),
+	       "--deny RIGHTS:PATH splits at the first colon");
+	TAP_OK(o.policy.rules[3].deny == CORRAL_ACCESS_ALL &&
+	       !strcmp(o.policy.rules[3].path, "rel"),
+	       "--deny of a relative path without a colon is a path");
+	TAP_OK(policy_has_deny(&o.policy), "policy_has_deny");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(4, ARGV("--deny", "raed:/x", "true"), &o),
+	       "--deny with an unknown right is refused");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(4, ARGV("--deny", "", "true"), &o),
+	       "--deny with an empty path is refused");
+	cli_free(&o);
+	TAP_EQ(-EINVAL, parse(4, ARGV("--deny", "read:", "true"), &o),
+	       "--deny without a path is refused");
+	cli_free(&o);
+}
+
 static void test_errors(void)
 {
 	struct corral_opts o;
@@ -156,6 +188,7 @@ int main(void)
 	test_groups();
 	test_command_options_untouched();
 	test_allow();
+	test_deny();
 	test_errors();
 	test_subcommands();
 	test_rights();

@@ -251,6 +251,9 @@ static void test_unknown_bits(int dir)
 	m.access[0] = 0;
 	refused(&m, sizeof(m), &dir, 1, "rights", "a rule with no right");
 	good_msg(&m);
+	m.deny[0] = CORRAL_ACCESS_ALL + 1;
+	refused(&m, sizeof(m), &dir, 1, "rights", "an unknown right denied");
+	good_msg(&m);
 	m.n_rules = LAUNCH_MAX_RULES + 1;
 	refused(&m, sizeof(m), &dir, 1, "rules", "too many rules");
 }

@@ -23,6 +23,7 @@
 #include "expand.h"
 #include "policy.h"
 #include "profile.h"
+#include "secrets.h"
 #include "tap.h"
 
 #define ARGV(...) ((char *[]){ "corral", __VA_ARGS__, NULL })
@@ -1009,6 +1010,81 @@ static void test_list(void)
 	free(text);
 }
 
+/* deny = PATH and deny = RIGHTS:PATH, errors naming file:line. */
+static void test_deny(void)
+{
+	struct parsed p = parse_text("[filesystem]\nrw = /h\n"
+				     "deny = /h/.ssh\n"
+				     "deny = read, write:${HOME}/.aws\n"
+				     "deny = -/h/none\n"
+				     "       -\"/h/a b\"\n");
+	const struct policy *pol = &p.policy;
+
+	TAP_EQ(0, p.r, "deny rules load (%s)", first_error(&p));
+	TAP_OK(pol->n_rules == 5 && pol->rules[1].access == 0 &&
+	       pol->rules[1].deny == CORRAL_ACCESS_ALL &&
+	       !strcmp(pol->rules[1].origin, "profile t.profile:3"),
+	       "deny = PATH denies every right, origin file:line");
+	TAP_OK(pol->n_rules == 5 && pol->rules[2].deny ==
+	       (CORRAL_ACCESS_READ | CORRAL_ACCESS_WRITE) &&
+	       !strcmp(pol->rules[2].path, "/home/u/.aws"),
+	       "deny = RIGHTS:PATH, spaces in the list, a variable");
+	TAP_OK(pol->n_rules == 5 && pol->rules[3].optional &&
+	       pol->rules[4].optional &&
+	       !strcmp(pol->rules[4].path, "/h/a b") &&
+	       pol->rules[4].deny == CORRAL_ACCESS_ALL,
+	       "'-' makes a deny optional, quoted or not, on continuation "
+	       "lines");
+	parsed_free(&p);
+	expect_error("[filesystem]\n\ndeny = bogus:/x\n",
+		     "t.profile:3: unknown right 'bogus' in deny = bogus:/x "
+		     "(rights: read, readdir, write, exec, truncate, create, "
+		     "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
+		     "deny with an unknown right names file:line");
+	expect_error("[filesystem]\ndeny = read:relative\n",
+		     "t.profile:2: 'relative' is not an absolute path (start "
+		     "it with '/' or a variable such as ${HOME} or ${CWD})",
+		     "deny of a relative path names file:line");
+	expect_error("[filesystem]\ndeny = :/x\n",
+		     "t.profile:2: ':/x': expected deny = PATH or deny = "
+		     "RIGHTS:PATH", "deny with an empty rights list");
+}
+
+/*
+ * profiles/secrets.profile denies exactly the table `corral learn` warns
+ * about (sandbox/secrets.c), each optional and with every right.
+ */
+static void test_secrets_agree(void)
+{
+	char *dirs[] = { TOP_SRCDIR "/profiles" };
+	struct profile_env shipped = { .vars = &vars, .search = dirs,
+				       .n_search = 1 };
+	struct parsed p = { 0 };
+	size_t n = 0, found = 0;
+
+	p.r = profile_load(&shipped, "secrets", &p.policy, &p.result);
+	TAP_EQ(0, p.r, "secrets.profile loads (%s)", first_error(&p));
+	for (const struct secret *s = secrets; s->path; s++, n++) {
+		char want[PATH_MAX];
+
+		snprintf(want, sizeof(want), "/home/u/%s", s->path);
+		for (size_t i = 0; i < p.policy.n_rules; i++) {
+			const struct policy_rule *r = &p.policy.rules[i];
+
+			if (!strcmp(r->path, want) && r->optional &&
+			    r->deny == CORRAL_ACCESS_ALL && !r->access) {
+				found++;
+				break;
+			}
+		}
+	}
+	TAP_OK(n && found == n && p.policy.n_rules == n,
+	       "secrets.profile denies each of the %zu secrets of "
+	       "sandbox/secrets.c and nothing else (%zu found, %zu rules)",
+	       n, found, p.policy.n_rules);
+	parsed_free(&p);
+}
+
 /* Every shipped profile loads, from the real search order. */
 static void test_shipped(void)
 {
@@ -1070,6 +1146,8 @@ int main(void)
 	test_find_program();
 	test_list();
 	test_shipped();
+	test_deny();
+	test_secrets_agree();
 	vars_free(&vars);
 	return tap_done();
 }

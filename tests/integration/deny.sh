@@ -1,0 +1,170 @@
+#!/bin/bash
+# deny.sh: deny rules (issue 25, part 1), in the guest, on the bpf engine.
+# The rights on a path are the union of the allows on the way to it minus
+# the union of the denies on the way to it; a deny on a file is keyed by
+# its inode and so also catches its hard links; a file may not leave a
+# denied subtree by rename or link; marks never grant what a deny took.
+#
+# Each case is one line of the table below: NAME, RULES, probe OPS and
+# the result of each op.  Escape cases then read a denied secret by every
+# route the escape suite knows.
+#
+# Environment: CORRAL, CORRAL_HELPERS (see lib.sh).
+
+. "$(dirname "$0")/lib.sh"
+
+need_helpers
+is_root || skip_all "needs root (the guest): runs corral --engine=bpf"
+"$CORRAL" status >/dev/null 2>&1 || skip_all "corral is not set up (run 'corral setup')"
+
+make_tmp W deny || skip_all "cannot make a temp dir"
+H=$W/home
+O=$W/other
+
+# fixture: a home with secrets, a project and a dir outside it
+reset_tree() {
+	rm -rf "$H" "$O"
+	mkdir -p "$H/.ssh/sub" "$H/proj/sub" "$H/vault" "$O"
+	echo key >"$H/.ssh/id_rsa"
+	echo hosts >"$H/.ssh/known_hosts"
+	echo deep >"$H/.ssh/sub/f"
+	echo f >"$H/proj/f"
+	echo f >"$H/proj/sub/f"
+	echo s >"$H/vault/s"
+	echo machine >"$H/.netrc"
+	echo notes >"$H/notes"
+	ln "$H/.netrc" "$H/proj/netrc-link"
+	ln "$H/.netrc" "$O/netrc-link"
+	ln -s ../.ssh/id_rsa "$H/proj/sym"
+}
+
+# t NAME "RULES" "OPS" RESULT...: probe OPS under corral --engine=bpf RULES
+t() {
+	reset_tree
+	CORRAL_ARGS=--engine=bpf expect_probe corral "$1" "$2" "$3" "${*:4}"
+}
+
+# -- the table ---------------------------------------------------------------
+
+t "deny under allow: the denied tree is closed, its siblings open" \
+	"--rw $H --deny $H/.ssh" \
+	"read $H/.ssh/id_rsa + read $H/.ssh/sub/f + readdir $H/.ssh + create $H/.ssh/new + write $H/.ssh/id_rsa + read $H/proj/f + create $H/proj/new + readdir $H" \
+	EACCES EACCES EACCES EACCES EACCES OK OK OK
+t "a partial deny takes only its rights: read denied, readdir and write kept" \
+	"--rw $H --deny read:$H/.ssh" \
+	"read $H/.ssh/id_rsa + readdir $H/.ssh + write $H/.ssh/known_hosts + read $H/notes" \
+	EACCES OK OK OK
+t "allow under deny: the deny still wins (file rule and dir rule below it)" \
+	"--rw $H --deny $H/.ssh --ro $H/.ssh/known_hosts --rw $H/.ssh/sub" \
+	"read $H/.ssh/known_hosts + read $H/.ssh/sub/f + create $H/.ssh/sub/new" \
+	EACCES EACCES EACCES
+t "deny and allow on the same directory: the deny wins" \
+	"--deny $H/.ssh --rw $H/.ssh" \
+	"read $H/.ssh/id_rsa + readdir $H/.ssh" EACCES EACCES
+t "deny above allow: an allow deeper down does not give back what the deny took" \
+	"--rw $H --deny write:$H --rw $H/proj" \
+	"read $H/proj/f + write $H/proj/f + mkdir $H/proj/new + write $H/notes" \
+	OK EACCES OK EACCES
+t "a file deny catches its hard links in allowed dirs, and the file's siblings stay open" \
+	"--rw $H --ro $O --deny $H/.netrc" \
+	"read $H/.netrc + read $H/proj/netrc-link + read $O/netrc-link + read $H/notes" \
+	EACCES EACCES EACCES OK
+t "rename and link out of a fully denied subtree: EACCES (no remove), EXDEV (no refer)" \
+	"--rw $H --deny $H/.ssh" \
+	"rename $H/.ssh/id_rsa $H/proj/x + link $H/.ssh/id_rsa $H/proj/y + read $H/.ssh/id_rsa" \
+	EACCES EXDEV EACCES
+t "rename and link out of a read-denied subtree would gain read: EXDEV" \
+	"--rw $H --deny read:$H/.ssh" \
+	"rename $H/.ssh/id_rsa $H/proj/x + link $H/.ssh/id_rsa $H/proj/y + read $H/proj/x + read $H/proj/y" \
+	EXDEV EXDEV ENOENT ENOENT
+t "refer denied: nothing moves out of the subtree, even with every other right" \
+	"--rw $H --deny refer:$H/.ssh" \
+	"rename $H/.ssh/known_hosts $H/proj/x + link $H/.ssh/known_hosts $H/proj/y + rename $H/proj/f $H/.ssh/f + read $H/.ssh/id_rsa" \
+	EXDEV EXDEV EXDEV OK
+t "a denied directory moved keeps its own deny (keyed by its inode), and moves back" \
+	"--rw $H --deny read:$H/vault" \
+	"rename $H/vault $H/proj/vault + read $H/proj/vault/s + rename $H/proj/vault $H/vault + read $H/vault/s" \
+	OK EACCES OK EACCES
+t "marks: a dir read (marked) in an allowed tree, moved under a deny, is denied; it cannot move back" \
+	"--rw $H --deny read:$H/vault" \
+	"read $H/proj/sub/f + rename $H/proj/sub $H/vault/sub + read $H/vault/sub/f + readdir $H/vault/sub + rename $H/vault/sub $H/proj/sub + read $H/proj/f" \
+	OK OK EACCES OK EXDEV OK
+t "symlinks are judged by their target: a link into the denied tree is closed" \
+	"--rw $H --deny $H/.ssh" \
+	"read $H/proj/sym + readlink $H/proj/sym" EACCES OK
+t "O_PATH is no read; reopening it through /proc/self/fd is judged by the real path" \
+	"--rw $H --ro /proc --deny $H/.ssh" \
+	"opath $H/.ssh/id_rsa + reopen $H/.ssh/id_rsa + reopen $H/proj/f" \
+	OK EACCES OK
+t "a deny on a tree that no allow reaches changes nothing" \
+	"--ro $H/proj --deny $H/.ssh" \
+	"read $H/proj/f + read $H/.ssh/id_rsa + read $H/notes" OK EACCES EACCES
+
+# -- marks moved from outside: a sandbox holds a warm mark -------------------
+
+reset_tree
+"$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" --rw "$H" --deny "read:$H/vault" -- \
+	"$PROBE" read "$H/proj/sub/f" + wait-file "$W/go" + read "$H/proj/sub/f" \
+	+ wait-file "$W/go2" + read "$H/proj/sub/f" >"$W/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s "$W/out" ] && break; sleep 0.1; done
+mv "$H/proj/sub" "$H/vault/sub" && ln -s "$H/vault/sub" "$H/proj/sub" && touch "$W/go"
+for _ in $(seq 100); do [ "$(wc -l <"$W/out")" -ge 3 ] && break; sleep 0.1; done
+rm "$H/proj/sub" && mv "$H/vault/sub" "$H/proj/sub" && touch "$W/go2"
+wait "$pid"
+probe_lines_v want "read $H/proj/sub/f + wait-file $W/go + read $H/proj/sub/f + wait-file $W/go2 + read $H/proj/sub/f" \
+	OK OK EACCES OK OK
+is "$(cat "$W/out")" "$want" \
+	"marks: a warm dir moved under a deny from outside is denied, and allowed again when moved back"
+
+# -- --log ---------------------------------------------------------------------
+
+reset_tree
+out=$("$CORRAL" --engine=bpf --log --rx "$CORRAL_HELPERS" --rw "$H" --deny "$H/.ssh" -- \
+	"$PROBE" read "$H/.ssh/id_rsa" 2>&1)
+[[ $out == *"corral: denied read $H/.ssh/id_rsa (pid "*" probe)"* ]] &&
+	ok "--log names the denied read of the secret" ||
+	not_ok "--log names the denied read of the secret" "$out"
+
+# -- escapes: the secret by every route ---------------------------------------
+
+ESC=$CORRAL_HELPERS/escape
+ATK=$CORRAL_HELPERS/attack
+reset_tree
+# jail_run "RULES" HELPER OPS...: HELPER OPS in the sandbox
+jail_run() {
+	local rules=$1
+	shift
+	# shellcheck disable=SC2086
+	"$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" $rules -- "$@" 2>&1
+}
+# e NAME "RULES" HELPER "OPS" RESULT...
+e() {
+	local name=$1 rules=$2 helper=$3 ops=$4 want got
+	local -a opv
+	read -r -a opv <<<"$ops"
+	probe_lines_v want "$ops" "${@:5}"
+	reset_tree
+	got=$(jail_run "$rules" "$helper" "${opv[@]}")
+	is "$got" "$want" "escape: $name"
+}
+R="--rw $H --ro $O --deny $H/.ssh --deny $H/.netrc"
+[ -x "$ESC" ] && [ -x "$ATK" ] || skip_all "escape and attack helpers not built"
+e "hard link made inside the sandbox to a denied file" "$R" "$ESC" \
+	"link $H/.ssh/id_rsa $H/proj/l + read $H/proj/l" EXDEV ENOENT
+e "rename of the denied directory, then read through the new name" "$R" "$ESC" \
+	"rename $H/.ssh $H/proj/s + read $H/proj/s/id_rsa" OK EACCES
+e "symlink made inside the sandbox to the secret" "$R" "$ESC" \
+	"symlink $H/.ssh/id_rsa $H/proj/sl + read $H/proj/sl" OK EACCES
+e "io_uring opens of the secret and of a hard link of a denied file (inline, io-wq, SQPOLL)" \
+	"$R" "$ATK" \
+	"uring-inline read $H/.ssh/id_rsa + uring-async read $H/.ssh/id_rsa + uring-sqpoll read $H/.ssh/id_rsa + uring-async read $O/netrc-link" \
+	EACCES EACCES EACCES EACCES
+e "io_uring IORING_OP_OPENAT of the secret" "$R" "$ESC" \
+	"uring-open-async $H/.ssh/id_rsa" EACCES
+e "open_by_handle_at of the secret is refused" "$R" "$ESC" \
+	"open-by-handle $H/.ssh/id_rsa" EPERM
+e "/proc/self/root of the secret" "$R --ro /proc" "$ESC" \
+	"read /proc/self/root$H/.ssh/id_rsa + read /proc/self/root$O/netrc-link" EACCES EACCES
+
+done_testing
