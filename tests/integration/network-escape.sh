@@ -20,7 +20,9 @@ need_helpers
 net_serve 5001 5002 || { not_ok "listener on 5001-5002"; done_testing; }
 
 L=127.0.0.1
-RULES="--connect-tcp $L:5001 --bind-tcp $L:7000 --connect-udp $L:53"
+# (bind-udp 0: a send on an unbound UDP socket binds a port, judged too;
+# granted here so that each attack is refused for its own reason)
+RULES="--connect-tcp $L:5001 --bind-tcp $L:7000 --connect-udp $L:53 --bind-udp 0"
 
 # attack NAME OPS RESULTS: OPS succeed unsandboxed (each OK), and under
 # RULES give RESULTS (space-separated, one per op)
@@ -128,7 +130,7 @@ expect_net corral "control inside: the allowed connect and send still work" \
 A6=2001:db8::d247
 A4=192.0.2.1
 P=9999
-RULES="--connect-udp [$A6]:$P --connect-udp $A4:$P"
+RULES="--connect-udp [$A6]:$P --connect-udp $A4:$P --bind-udp 0"
 
 # route_attack NAME OPS RESULTS: attack, on the bpf engine only
 route_attack() {
