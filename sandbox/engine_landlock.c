@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "corral_abi.h"
+#include "landlock_deny.h"
 #include "netrule.h"
 #include "util.h"
 
@@ -247,58 +248,20 @@ static int add_net_rules(int ruleset, const struct policy *policy, int abi)
 	return 0;
 }
 
-/* How many mounts of this namespace show device @dev; 0 on error. */
-static int mounts_of(dev_t dev)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	unsigned int major, minor;
-	char line[4096];
-	int n = 0;
-
-	if (!f)
-		return 0;       /* unknown: the deny is not moot */
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*d %*d %u:%u", &major, &minor) == 2 &&
-		    makedev(major, minor) == dev)
-			n++;
-	fclose(f);
-	return n;
-}
-
-/* Is the rule's inode at one path only (see landlock_deny_needed)? */
-static bool one_path(const struct opened_rule *rule, char *path,
-		     size_t size)
-{
-	struct stat st;
-
-	if (fstat(rule->fd, &st) < 0 || mounts_of(st.st_dev) != 1 ||
-	    (!S_ISDIR(st.st_mode) && st.st_nlink != 1))
-		return false;
-	return fd_name(rule->fd, path, size)[0] == '/';
-}
-
-/* Is @path @dir or below it? */
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1)
-		return true;    /* "/" */
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
-
 static bool deny_moot(const struct opened_rule *deny,
 		      const struct opened_rule *rules, size_t n)
 {
 	char d[PATH_MAX], a[PATH_MAX];
 
-	if (!one_path(deny, d, sizeof(d)))
+	if (!landlock_rule_one_path(deny->fd) ||
+	    fd_name(deny->fd, d, sizeof(d))[0] != '/')
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		if (!(rules[i].access & deny->deny))
 			continue;
-		if (!one_path(&rules[i], a, sizeof(a)) ||
-		    path_under(a, d) || path_under(d, a))
+		if (!landlock_rule_one_path(rules[i].fd) ||
+		    fd_name(rules[i].fd, a, sizeof(a))[0] != '/' ||
+		    path_is_under(a, d) || path_is_under(d, a))
 			return false;
 	}
 	return true;
@@ -312,14 +275,17 @@ long landlock_deny_needed(const struct opened_rule *rules, size_t n)
 	return -1;
 }
 
-/* The launcher refuses a deny that is not moot before it comes here. */
-static int deny_unsupported(const struct opened_rule *rule)
-{
-	char path[PATH_MAX];
+struct grant_ctx {
+	int ruleset;
+	int abi;
+};
 
-	warn_msg("%s: a deny rule needs the bpf engine (Landlock cannot take "
-		 "rights away)", fd_name(rule->fd, path, sizeof(path)));
-	return -EOPNOTSUPP;
+static int grant_rule(void *ctx, int fd, uint32_t access)
+{
+	const struct grant_ctx *c = ctx;
+	const struct opened_rule rule = { .fd = fd, .access = access };
+
+	return add_rule(c->ruleset, &rule, c->abi);
 }
 
 int engine_landlock_apply(const struct opened_rule *rules, size_t n,
@@ -333,7 +299,7 @@ int engine_landlock_apply(const struct opened_rule *rules, size_t n,
 				     CORRAL_LL_SCOPE_SIGNAL : 0,
 	};
 	_cleanup_close_ int ruleset = -1;
-	long needed;
+	struct grant_ctx ctx;
 
 	if (!abi) {
 		warn_msg("Landlock is not available in this kernel (hint: boot "
@@ -345,15 +311,10 @@ int engine_landlock_apply(const struct opened_rule *rules, size_t n,
 	if (ruleset < 0)
 		return error_errno(errno, "creating a Landlock ruleset (ABI %d)",
 				   abi);
-	needed = landlock_deny_needed(rules, n);
-	if (needed >= 0)
-		return deny_unsupported(&rules[needed]);
-	for (size_t i = 0; i < n; i++) {
-		int r = rules[i].deny ? 0 : add_rule(ruleset, &rules[i], abi);
-
-		if (r < 0)
-			return r;
-	}
+	ctx.ruleset = ruleset;
+	ctx.abi = abi;
+	if (landlock_expand_denies(rules, n, grant_rule, &ctx, NULL, 0) < 0)
+		return -EOPNOTSUPP;
 	if (add_net_rules(ruleset, policy, abi) < 0)
 		return -EINVAL;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)

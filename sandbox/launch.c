@@ -62,31 +62,15 @@ static int bpf_engine_usable(struct bpf_why *why)
  * is not used and that the network is only partly confined, or, when
  * Landlock was asked for, only the latter; 'corral status' says the rest.
  */
-/* The fd of the first deny rule Landlock cannot honour, or -1. */
-static int first_deny(const struct opened_rule *rules, size_t n)
+/* Is there a deny rule Landlock must make by allowing around it? */
+static bool landlock_denies(const struct opened_rule *rules, size_t n)
 {
-	long i = landlock_deny_needed(rules, n);
-
-	return i < 0 ? -1 : rules[i].fd;
-}
-
-/*
- * Landlock can only add rights: a sandbox with a deny rule never falls
- * back to it, as it would run with less protection than asked.
- */
-static _Noreturn void refuse_landlock_deny(int deny_fd, const char *why)
-{
-	char path[PATH_MAX];
-
-	die("deny rule on %s: needs the bpf engine (Landlock cannot take "
-	    "rights away), %s; the command was not run (see corral-setup(8), "
-	    "or drop the deny)",
-	    fd_name(deny_fd, path, sizeof(path)), why);
+	return landlock_deny_needed(rules, n) >= 0;
 }
 
 static enum launch_engine choose_engine(enum launch_engine wanted,
 					const struct policy *net, bool quiet,
-					int deny_fd)
+					bool denies)
 {
 	struct bpf_why why = { .brief = "", .full = "" };
 	const char *net_brief;
@@ -97,9 +81,6 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	if (wanted == LAUNCH_ENGINE_BPF)
 		die("--engine=bpf (or require = bpf in a profile): %s",
 		    why.full);
-	if (deny_fd >= 0)
-		refuse_landlock_deny(deny_fd, wanted == LAUNCH_ENGINE_LANDLOCK ?
-				     "not --engine=landlock" : why.brief);
 	abi = landlock_abi();
 	if (!abi && wanted == LAUNCH_ENGINE_LANDLOCK)
 		return wanted;  /* engine_landlock_apply says it is missing */
@@ -116,6 +97,10 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	else if (net_brief)
 		warn_msg("Landlock ABI %d confines %s; see 'corral status'",
 			 abi, landlock_net_confines(abi));
+	/* landlock_deny.c says what that loses */
+	if (denies)
+		warn_msg("Landlock cannot take rights away: each deny is made by "
+			 "allowing what is around it; see corral(1)");
 	return LAUNCH_ENGINE_LANDLOCK;
 }
 
@@ -394,7 +379,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	}
 	engine = choose_engine(req->msg.engine, &net,
 			       req->msg.flags & LAUNCH_QUIET,
-			       first_deny(rules, n));
+			       landlock_denies(rules, n));
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)
 		die("%s needs the bpf engine (Landlock reports no denials to "
