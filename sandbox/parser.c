@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "expand.h"
+#include "explain.h"
 #include "launch_msg.h"
 #include "privs.h"
 #include "netrule.h"
@@ -247,14 +248,8 @@ static bool is_flag(const struct policy_rule *rule)
 	return strstr(rule->origin, "on the command line") != NULL;
 }
 
-/*
- * Opens @rule's path as the user; a rule on a file keeps file rights.
- * Returns false for an optional rule whose path does not exist, and for
- * a rule on something the user cannot reach anyway (a sandbox narrows
- * DAC, never widens it, so such a rule grants nothing; the launcher
- * would refuse it).
- */
-static bool open_rule(const struct policy_rule *rule, int *fd,
+/* parser.h: also what `corral explain` judges (explain.c). */
+bool parser_open_rule(const struct policy_rule *rule, int *fd,
 		      uint32_t *access)
 {
 	struct stat st;
@@ -394,7 +389,8 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 			die("%s: more than %d rules after merging the profiles "
 			    "and flags; merge rules on a common directory",
 			    policy->rules[i].origin, LAUNCH_MAX_RULES);
-		n += open_rule(&policy->rules[i], &fds[n], &msg.access[n]);
+		n += parser_open_rule(&policy->rules[i], &fds[n],
+				      &msg.access[n]);
 	}
 	msg.n_rules = n;
 	for (size_t i = 0; i < policy->n_unset; i++) {
@@ -473,6 +469,8 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	    (resolve_hosts(sock, &opts->policy) < 0 ||
 	     netrule_hosts_check(&opts->policy) < 0))
 		return CORRAL_EXIT_FAILURE;
+	if (opts->command == CORRAL_CMD_EXPLAIN)
+		return explain_run(opts, penv->vars.value[VAR_CWD], stdout);
 	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
 		profile_print(stdout, &opts->policy, &result);
 		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
@@ -499,6 +497,7 @@ static int parse(int sock, int argc, char **argv,
 	case CORRAL_CMD_CHECK:
 	case CORRAL_CMD_PRINT_PROFILE:
 	case CORRAL_CMD_LEARN:
+	case CORRAL_CMD_EXPLAIN:
 		return with_profiles(sock, argv, &opts, penv);
 	default:
 		break;

@@ -39,8 +39,7 @@ static const char *value_word(enum policy_value value)
 	}
 }
 
-/* The shortest key for @access: a group name, else a list of rights. */
-static const char *rights_key(uint32_t access, char *buf, size_t size)
+const char *profile_rights_key(uint32_t access, char *buf, size_t size)
 {
 	static const char *const groups[] = { "rwx", "rw", "rx", "ro" };
 
@@ -227,7 +226,8 @@ char *profile_comment_text(const char *text, size_t max)
 static void print_rule(FILE *out, const struct policy_rule *rule)
 {
 	char names[128];
-	const char *key = rights_key(rule->access, names, sizeof(names));
+	const char *key = profile_rights_key(rule->access, names,
+					     sizeof(names));
 	_cleanup_free_ char *value = profile_quote("", rule->path,
 						   rule->optional);
 	_cleanup_free_ char *origin =
