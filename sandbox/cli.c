@@ -93,6 +93,8 @@ static void usage(FILE *out)
 	      "from a run\n"
 	      "  profiles, check FILE...  list profiles; validate profile "
 	      "files\n"
+	      "  explain [RULES] [--op OP] PATH|ADDR:PORT  is it allowed, by "
+	      "which rule\n"
 	      "Run as NAME (a symlink NAME -> corral), corral runs the NAME in "
 	      "PATH\n"
 	      "under profile NAME.  Exit status: COMMAND's own; 125 corral "
