@@ -93,13 +93,12 @@ static void usage(FILE *out)
 	      "from a run\n"
 	      "  profiles, check FILE...  list profiles; validate profile "
 	      "files\n"
-	      "  explain [RULES] [--op OP] PATH|ADDR:PORT  is it allowed, by "
-	      "which rule\n"
-	      "Run as NAME (a symlink NAME -> corral), corral runs the NAME in "
-	      "PATH\n"
-	      "under profile NAME.  Exit status: COMMAND's own; 125 corral "
-	      "failed;\n"
-	      "126 not executable; 127 not found.  See corral(1).\n", out);
+	      "  explain [--op OP] PATH|ADDR:PORT  allowed? by which rule? "
+	      "(runs nothing)\n"
+	      "Run as NAME (a symlink NAME -> corral): NAME in PATH under "
+	      "profile NAME.\n"
+	      "Exit: COMMAND's; 125 corral failed; 126 cannot exec; 127 not "
+	      "found.  corral(1)\n", out);
 }
 
 static int add_allow(struct policy *policy, const char *arg)

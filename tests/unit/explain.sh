@@ -190,7 +190,7 @@ out=$("$CORRAL" --op read true 2>&1)
 is "$out (exit $?)" "corral: --op only applies to 'corral explain' (exit 125)" \
 	"--op outside explain is an error"
 out=$("$CORRAL" --help)
-[[ $out == *"  explain [RULES] [--op OP] PATH|ADDR:PORT"* ]] && ok "--help names explain" ||
+[[ $out == *"  explain [--op OP] PATH|ADDR:PORT"* ]] && ok "--help names explain" ||
 	not_ok "--help names explain" "$out"
 
 done_testing
