@@ -55,7 +55,7 @@ _corral_command_at()
 		--output --base '
 	case ${COMP_WORDS[1]} in
 	learn) i=2 ;;
-	setup|status|teardown|profiles|check) echo 0; return ;;
+	setup|status|teardown|profiles|check|explain) echo 0; return ;;
 	esac
 	while ((i <= cword)); do
 		word=${COMP_WORDS[i]}
@@ -105,7 +105,9 @@ _corral()
 		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
 		--engine= --log --log-all --debug --quiet --help --version'
 	local net_modes='all none rules'
-	local subcommands='setup status teardown profiles check learn'
+	local subcommands='setup status teardown profiles check learn explain'
+	local explain_ops='read write exec readdir create remove truncate ioctl
+		refer connect-tcp bind-tcp connect-udp bind-udp'
 	local engines='auto bpf landlock'
 	local rights='read readdir write exec truncate create remove refer
 		ioctl ro rx rw rwx'
@@ -158,6 +160,9 @@ _corral()
 	--engine)
 		COMPREPLY=($(compgen -W "$engines" -- "$cur"))
 		return 0 ;;
+	--op)
+		COMPREPLY=($(compgen -W "$explain_ops" -- "$cur"))
+		return 0 ;;
 	--connect-tcp|--bind-tcp|--connect-udp|--bind-udp)
 		return 0 ;;	# a port or ADDR:PORT: nothing to offer
 	--allow|--deny)
@@ -181,6 +186,12 @@ _corral()
 		;;
 	check)
 		_corral_files "$cur" ;;
+	explain)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--op $options" -- "$cur"))
+		else
+			_corral_files "$cur"
+		fi ;;
 	learn)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "-o --output --base $options --" \

@@ -18,7 +18,7 @@ enum {
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
 	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
 	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
-	OPT_QUIET, OPT_LOG_ALL, OPT_DENY,
+	OPT_QUIET, OPT_LOG_ALL, OPT_DENY, OPT_OP,
 };
 
 static const struct option long_options[] = {
@@ -45,6 +45,7 @@ static const struct option long_options[] = {
 	{ "connect-udp", required_argument, NULL, OPT_CONNECT_UDP },
 	{ "bind-udp", required_argument, NULL, OPT_BIND_UDP },
 	{ "quiet",   no_argument,       NULL, OPT_QUIET },
+	{ "op",      required_argument, NULL, OPT_OP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -58,6 +59,7 @@ static const struct {
 	{ "profiles", CORRAL_CMD_PROFILES },
 	{ "check",    CORRAL_CMD_CHECK },
 	{ "learn",    CORRAL_CMD_LEARN },
+	{ "explain",  CORRAL_CMD_EXPLAIN },
 };
 
 /* One 24-line screen at most (a test checks). */
@@ -95,11 +97,12 @@ static void usage(FILE *out)
 	      "from a run\n"
 	      "  profiles, check FILE...  list profiles; validate profile "
 	      "files\n"
-	      "Run as NAME (a symlink NAME -> corral), corral runs the NAME in "
-	      "PATH\n"
-	      "under profile NAME.  Exit status: COMMAND's own; 125 corral "
-	      "failed;\n"
-	      "126 not executable; 127 not found.  See corral(1).\n", out);
+	      "  explain [--op OP] PATH|ADDR:PORT  allowed? by which rule? "
+	      "(runs nothing)\n"
+	      "Run as NAME (a symlink NAME -> corral): NAME in PATH under "
+	      "profile NAME.\n"
+	      "Exit: COMMAND's; 125 corral failed; 126 cannot exec; 127 not "
+	      "found.  corral(1)\n", out);
 }
 
 static int add_allow(struct policy *policy, const char *arg)
@@ -295,6 +298,13 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 		else
 			add_profile(opts, optarg);
 		return 0;
+	case OPT_OP:
+		if (opts->command != CORRAL_CMD_EXPLAIN) {
+			warn_msg("--op only applies to 'corral explain'");
+			return -EINVAL;
+		}
+		opts->explain_op = optarg;
+		return 0;
 	case OPT_HELP:
 		usage(out);
 		opts->command = CORRAL_CMD_HELP;
@@ -331,13 +341,33 @@ static int finish_subcommand(int argc, char **argv, struct corral_opts *opts)
 	return 0;
 }
 
+/* explain [RULES] [--op OP] TARGET: exactly one path or address. */
+static int finish_explain(int argc, char **argv, struct corral_opts *opts)
+{
+	if (optind >= argc) {
+		warn_msg("explain: no PATH or ADDR:PORT given (corral explain "
+			 "[RULES] [--op OP] PATH|ADDR:PORT)");
+		return -EINVAL;
+	}
+	if (optind + 1 < argc) {
+		warn_msg("explain: unexpected argument '%s' (one PATH or "
+			 "ADDR:PORT; options go before it)", argv[optind + 1]);
+		return -EINVAL;
+	}
+	opts->argv = argv + optind;
+	return 0;
+}
+
 static int finish(int argc, char **argv, struct corral_opts *opts)
 {
 	if (opts->command == CORRAL_CMD_HELP)
 		return 0;
+	if (opts->command == CORRAL_CMD_EXPLAIN && !opts->force)
+		return finish_explain(argc, argv, opts);
 	if (opts->command != CORRAL_CMD_RUN &&
 	    opts->command != CORRAL_CMD_PRINT_PROFILE &&
-	    opts->command != CORRAL_CMD_LEARN)
+	    opts->command != CORRAL_CMD_LEARN &&
+	    opts->command != CORRAL_CMD_EXPLAIN)
 		return finish_subcommand(argc, argv, opts);
 	if (opts->command == CORRAL_CMD_LEARN && !opts->learn_output) {
 		warn_msg("learn: no output file (corral learn -o FILE -- "

@@ -19,6 +19,7 @@ enum corral_command {
 	CORRAL_CMD_PROFILES, /* corral profiles */
 	CORRAL_CMD_CHECK,    /* corral check FILE... */
 	CORRAL_CMD_PRINT_PROFILE, /* corral --print-profile[=NAME] */
+	CORRAL_CMD_EXPLAIN,  /* corral explain [RULES] [--op OP] TARGET */
 };
 
 enum corral_engine {
@@ -31,7 +32,8 @@ struct corral_opts {
 	enum corral_command command;
 	enum corral_engine engine;
 	struct policy policy; /* flags; cli_load_profiles puts profiles first */
-	char **argv;         /* the command to run (check: the files) */
+	char **argv;         /* the command to run (check: the files;
+				explain: the path or address) */
 	const char **profiles; /* --profile NAME|FILE, in order (in argv) */
 	size_t n_profiles;
 	const char *invoked_as; /* argv[0] mode: the name we were run as */
@@ -42,6 +44,7 @@ struct corral_opts {
 	const char *log_file; /* --log=FILE, or NULL for stderr */
 	bool log_all;        /* --log-all: routine denials and repeats too */
 	const char *learn_output; /* learn -o FILE */
+	const char *explain_op;   /* explain --op OP, or NULL */
 };
 
 /*

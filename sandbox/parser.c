@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "expand.h"
+#include "explain.h"
 #include "launch_msg.h"
 #include "privs.h"
 #include "netrule.h"
@@ -277,6 +278,25 @@ static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
 		return RULE_KEPT;
 	close(*fd);
 	return RULE_DROPPED;
+}
+
+/*
+ * parser.h: what `corral explain` judges (explain.c), each rule opened as
+ * a launch opens it; a rule a launch would refuse is fatal here too.
+ */
+bool parser_open_rule(const struct policy_rule *rule, int *fd,
+		      uint32_t *access)
+{
+	uint32_t deny;
+
+	switch (open_rule(rule, fd, access, &deny)) {
+	case RULE_KEPT:
+		return true;
+	case RULE_REFUSED:
+		exit(CORRAL_EXIT_FAILURE);
+	default:        /* RULE_DROPPED */
+		return false;
+	}
 }
 
 /* The kept rules' fds not sent yet, and where they go (-1: nowhere). */
@@ -582,6 +602,8 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	    (resolve_hosts(sock, &opts->policy) < 0 ||
 	     netrule_hosts_check(&opts->policy) < 0))
 		return CORRAL_EXIT_FAILURE;
+	if (opts->command == CORRAL_CMD_EXPLAIN)
+		return explain_run(opts, penv->vars.value[VAR_CWD], stdout);
 	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
 		profile_print(stdout, &opts->policy, &result);
 		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
@@ -608,6 +630,7 @@ static int parse(int sock, int argc, char **argv,
 	case CORRAL_CMD_CHECK:
 	case CORRAL_CMD_PRINT_PROFILE:
 	case CORRAL_CMD_LEARN:
+	case CORRAL_CMD_EXPLAIN:
 		return with_profiles(sock, argv, &opts, penv);
 	default:
 		break;

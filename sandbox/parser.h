@@ -16,7 +16,11 @@
 #ifndef CORRAL_PARSER_H
 #define CORRAL_PARSER_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+#include "policy.h"
 
 /*
  * Forks the parser, which takes its variables from @envp (user_env_read:
@@ -32,5 +36,17 @@ int parser_start(int argc, char **argv, char **envp, pid_t *pid);
  * signal is reported (naming seccomp for SIGSYS) and gives 125.
  */
 int parser_wait(pid_t pid);
+
+/*
+ * Opens @rule's path O_PATH as the user, for the launcher (and for
+ * `corral explain`, which judges exactly what the launcher would get);
+ * a rule on a file keeps file rights in *@access.  Returns false for an
+ * optional rule whose path does not exist, and for a rule on something
+ * the user cannot reach anyway (a sandbox narrows DAC, never widens it,
+ * so such a rule grants nothing; the launcher would refuse it).  Exits
+ * 125 with a message naming the rule for any other failure.
+ */
+bool parser_open_rule(const struct policy_rule *rule, int *fd,
+		      uint32_t *access);
 
 #endif /* CORRAL_PARSER_H */

@@ -114,6 +114,9 @@ char *profile_quote(const char *prefix, const char *literal, bool optional);
  * invalid UTF-8 escaped as in quotes.  malloc'd. */
 char *profile_comment_text(const char *text, size_t max);
 
+/* The shortest [filesystem] key for @access: a group name ("rw"), else
+ * a list of rights ("read,exec") written into @buf. */
+const char *profile_rights_key(uint32_t access, char *buf, size_t size);
 /* --print-profile: @policy as INI, each rule with where it came from. */
 void profile_print(FILE *out, const struct policy *policy,
 		   const struct profile_result *result);

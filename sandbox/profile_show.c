@@ -39,8 +39,7 @@ static const char *value_word(enum policy_value value)
 	}
 }
 
-/* The shortest key for @access: a group name, else a list of rights. */
-static const char *rights_key(uint32_t access, char *buf, size_t size)
+const char *profile_rights_key(uint32_t access, char *buf, size_t size)
 {
 	static const char *const groups[] = { "rwx", "rw", "rx", "ro" };
 
@@ -228,7 +227,8 @@ static void print_rule(FILE *out, const struct policy_rule *rule)
 {
 	char names[128], denied[136] = "";
 	const char *key = rule->deny ? "deny" :
-			  rights_key(rule->access, names, sizeof(names));
+			  profile_rights_key(rule->access, names,
+					     sizeof(names));
 	_cleanup_free_ char *value = NULL;
 	_cleanup_free_ char *origin =
 		profile_comment_text(short_origin(rule->origin), 120);
@@ -237,7 +237,7 @@ static void print_rule(FILE *out, const struct policy_rule *rule)
 	/* deny = PATH takes every right, deny = RIGHTS:PATH some */
 	if (rule->deny && rule->deny != CORRAL_ACCESS_ALL)
 		snprintf(denied, sizeof(denied), "%s:",
-			 rights_key(rule->deny, names, sizeof(names)));
+			 profile_rights_key(rule->deny, names, sizeof(names)));
 	value = profile_quote(denied, rule->path, rule->optional);
 	len = strlen(key) + 3 + strlen(value);
 

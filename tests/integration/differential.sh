@@ -27,6 +27,13 @@
 # /var/tmp).  Bind-mount scenarios need root.
 #
 # Usage: differential.sh [PATTERN]   (run only scenarios whose name has it)
+#        differential.sh --explain [PATTERN]
+#
+# --explain checks `corral explain` instead (issue 25): for each op of a
+# scenario, `corral explain RULES --op OP PATH` on the pristine tree must
+# answer allowed where corral's sandbox under the same rules allowed it,
+# denied where it refused it (EACCES, EPERM, EXDEV); see explain_ops for
+# how probe's ops map to explain's and which it does not model.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -681,18 +688,24 @@ expected_lines() {
 	probe_lines_v "$1" "$ops" "${res[@]}"
 }
 
+# cannot_run I W NAME: true after a skip line when scenario I cannot run
+cannot_run() {
+	if [ -n "${sc_bind[$1]}" ] && ! is_root; then
+		skip "$3" "bind mounts need root"
+		return 0
+	fi
+	if [ -n "${sc_require[$1]}" ] && [ ! -e "$2.tpl/${sc_require[$1]}" ]; then
+		skip "$3" "fixture has no ${sc_require[$1]} (no dynamic true(1) found)"
+		return 0
+	fi
+	return 1
+}
+
 # run_scenario I W LABEL: one TAP line
 run_scenario() {
 	local i=$1 w=$2 name=${sc_name[$1]}$3 want want_c oracle="" corral why=""
 	local rules ops binds inherits helper=${sc_helper[$1]}
-	if [ -n "${sc_bind[i]}" ] && ! is_root; then
-		skip "$name" "bind mounts need root"
-		return
-	fi
-	if [ -n "${sc_require[i]}" ] && [ ! -e "$w.tpl/${sc_require[i]}" ]; then
-		skip "$name" "fixture has no ${sc_require[i]} (no dynamic true(1) found)"
-		return
-	fi
+	cannot_run "$i" "$w" "$name" && return
 	expand rules "${sc_rules[i]}" "$w"
 	expand ops "${sc_ops[i]}" "$w"
 	expand binds "${sc_bind[i]}" "$w"
@@ -732,8 +745,132 @@ run_scenario() {
 	fi
 }
 
+
+# ---- --explain: corral explain against the sandbox ----------------------
+
+# explain_ops OP: xops := the explain operations probe's OP needs (each must
+# be allowed), xarg := which of its arguments is the path; no xops when
+# explain does not model OP, with the reason in xwhy
+explain_ops() {
+	xops="" xwhy="" xarg=1
+	case $1 in
+	read | fork-read | thread-read | reopen) xops=read ;;
+	readdir | write | exec | truncate) xops=$1 ;;
+	otrunc | ftruncate) xops="write truncate" ;;	# opened for writing
+	create) xops="create write" ;;			# open(O_CREAT|O_WRONLY)
+	mknod-reg | mknod-sock | mkdir | mkfifo) xops=create ;;
+	symlink) xops=create xarg=2 ;;
+	unlink | rmdir) xops=remove ;;
+	ioctl) xops="read ioctl" ;;			# probe opens it read-only
+	stat | opath | chdir | readlink) xwhy="not checked by a sandbox" ;;
+	rename | link | exchange) xwhy="two paths; explain judges one" ;;
+	mount-tmpfs | umount | bind) xwhy="mounts: EPERM in any sandbox" ;;
+	fd-*) xwhy="a descriptor opened outside the sandbox" ;;
+	*-unix) xwhy="named unix sockets" ;;
+	*) xwhy="not an explain operation" ;;
+	esac
+}
+
+# verdict_of OP RESULT: allowed or denied as the sandbox answered, or
+# nothing when the kernel answered before asking it (EEXIST, ENOENT,
+# EISDIR of an open)
+verdict_of() {
+	case $2 in
+	OK | ENOTTY | ENOTEMPTY) echo allowed ;;
+	EACCES | EPERM | EXDEV) echo denied ;;
+	EISDIR | ENOTDIR) [[ $1 != unlink && $1 != rmdir ]] || echo allowed ;;
+	esac
+}
+
+# explain_op WORDS...: xv := allowed|denied|error for one probe op, xout :=
+# explain's last answer (on the tree as it is now)
+explain_op() {
+	local x rc
+	local -a r
+	read -r -a r <<<"$rules"
+	xv=allowed xout=""
+	for x in $xops; do
+		xout=$("$CORRAL" explain --rx "$CORRAL_HELPERS" "${r[@]}" \
+			--op "$x" "${@:xarg:1}" 2>&1)
+		rc=$?
+		case $rc in
+		0) ;;
+		1) xv=denied; return ;;
+		*) xv="error (exit $rc)"; return ;;
+		esac
+	done
+}
+
+# explain_scenario I W LABEL: one TAP line; every modelled op of scenario I
+# explained on a pristine tree, compared with corral's sandbox's answers
+explain_scenario() {
+	local i=$1 w=$2 name=${sc_name[$1]}$3 k want compared=0 actual_from="corral's sandbox"
+	local rules ops binds inherits helper=${sc_helper[$1]}
+	local -a opl words got=() outs=() res notes=() bad=()
+	cannot_run "$i" "$w" "$name" && return
+	expand rules "${sc_rules[i]}" "$w"
+	expand ops "${sc_ops[i]}" "$w"
+	expand binds "${sc_bind[i]}" "$w"
+	expand inherits "${sc_inherit[i]}" "$w"
+	if [ -n "${dirty[$w]-}" ]; then
+		fixture_reset "$w" || { not_ok "$name" "cannot reset $w"; return; }
+		unset "dirty[$w]"
+	fi
+	read -r -a words <<<"$binds"
+	while [ ${#words[@]} -ge 2 ]; do
+		fixture_mount "${words[0]}" "${words[1]}"
+		words=("${words[@]:2}")
+	done
+	mapfile -t opl < <(sed 's/ + /\n/g' <<<"$ops")
+	for k in "${!opl[@]}"; do
+		read -r -a words <<<"${opl[k]}"
+		explain_ops "${words[0]}"
+		[ -n "$xops" ] || { notes+=("op $((k + 1)) ${words[0]}: not explained ($xwhy)"); continue; }
+		explain_op "${words[@]:1}"
+		got[k]=$xv outs[k]=$xout
+	done
+	fixture_umount_all
+	# what the sandbox did: corral's run, or the table where this
+	# kernel's Landlock cannot judge the scenario's right
+	if [ "$ABI" -ge "${sc_abi[i]}" ] && [ "$ABI" -gt 0 ]; then
+		run_engine corral "$w"
+		mapfile -t res < <(sed 's/.*: //' <<<"$out")
+		if [ "${#res[@]}" -ne "${#opl[@]}" ]; then
+			not_ok "$name" "corral's sandbox did not answer every op" "$out"
+			return
+		fi
+	else
+		read -r -a res <<<"${sc_exp[i]}"
+		actual_from="the table (landlock ABI $ABI lacks ${sc_abi_right[i]:-landlock})"
+	fi
+	for k in "${!got[@]}"; do
+		read -r -a words <<<"${opl[k]}"
+		want=$(verdict_of "${words[0]}" "${res[k]}")
+		[ -z "$want" ] || compared=$((compared + 1))
+		if [ -z "$want" ]; then
+			notes+=("op $((k + 1)) ${words[0]}: not compared (${res[k]}: the kernel answers before the sandbox)")
+		elif [ "$want" != "${got[k]}" ]; then
+			bad+=("op $((k + 1)) ${opl[k]}: ${res[k]} from $actual_from, but explain: ${outs[k]}")
+		fi
+	done
+	if [ ${#bad[@]} -gt 0 ]; then
+		not_ok "$name" "explain disagrees with $actual_from" "rules: $rules" "${bad[@]}"
+	elif [ ${#got[@]} -eq 0 ]; then
+		skip "$name" "explain models none of its ops"
+	elif [ "$compared" -eq 0 ]; then
+		skip "$name" "the kernel answers each of its ops before the sandbox"
+	else
+		ok "$name"
+	fi
+	[ ${#notes[@]} -eq 0 ] || diag "${notes[@]}"
+}
+
 main() {
-	local i base rbase w rw="" pattern=${1:-}
+	local i base rbase w rw="" pattern=${1:-} run=run_scenario
+	if [ "$pattern" = --explain ]; then
+		run=explain_scenario pattern=${2:-}
+		export CORRAL_QUIET=1	# the sandbox's answers only
+	fi
 	need_helpers
 	parse_table
 	ABI=$(landlock_abi)
@@ -771,10 +908,10 @@ main() {
 	plan "$count"
 	for ((i = 0; i < n_sc; i++)); do
 		[[ ${sc_name[i]} == *"$pattern"* ]] || continue
-		run_scenario "$i" "$w" ""
+		$run "$i" "$w" ""
 		[ "${sc_fs[i]}" = both ] || continue
 		if [ -n "$rw" ]; then
-			run_scenario "$i" "$rw" " (on $rbase)"
+			$run "$i" "$rw" " (on $rbase)"
 		else
 			skip "${sc_name[i]} (on $rbase)" "$rbase is not a writable directory"
 		fi

@@ -69,7 +69,11 @@ run() {
 run --ro --rx --rw --rwx --allow --profile --print-profile --engine= --log \
     --debug --help --version -- corral --
 run --ro --rx --rw --rwx !--profile -- corral --r
-run setup status teardown profiles check learn -- corral ""
+run setup status teardown profiles check learn explain -- corral ""
+run read write exec readdir create remove truncate ioctl refer connect-tcp \
+    bind-tcp connect-udp bind-udp -- corral explain --op ""
+run --op --ro --profile !--force -- corral explain --
+run !ls -- corral explain --ro . l
 run teardown !status -- corral te
 run ls -- corral --ro . -- l
 run --force -- corral teardown --

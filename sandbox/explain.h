@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explain.h - `corral explain`: would this access be allowed, and by
+ * which rule?  Nothing is run.
+ *
+ *   corral explain [RULES|--profile NAME]... [--op OP] PATH|ADDR:PORT
+ *
+ * It judges the policy the launcher would build (the parser's own
+ * merging and expansion, each rule opened as parser_open_rule() opens it
+ * for the launcher) the way the kernel side judges an access: a rule is
+ * tied to the inode it names, and the rights on an object are the union
+ * of the allows of the rules met on the walk from it up to "/", minus the
+ * union of the denies met on the same walk.  The walk follows the path
+ * as open(2) resolves it (symlinks, "..", mounts), not as it is spelled.
+ *
+ * Files: explain.c (the command and its one line of output),
+ * explain_judge.c (the walk's arithmetic, no system calls),
+ * explain_path.c (resolving a path and stat-ing each directory above
+ * it), explain_exec.c (what an exec also opens: #! interpreters, ELF
+ * loaders), explain_net.c (ADDR:PORT against the network rules).
+ */
+#ifndef CORRAL_EXPLAIN_H
+#define CORRAL_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "policy.h"
+
+/* Exit statuses of explain; usage and profile errors are 125. */
+enum { EXPLAIN_ALLOWED = 0, EXPLAIN_DENIED = 1 };
+
+/*
+ * Answers opts->argv[0] for opts->explain_op (NULL: read for a path,
+ * connect-tcp for ADDR:PORT) under opts->policy, profiles merged; @cwd
+ * is where a relative PATH starts (the parser may not call getcwd).
+ * Prints one line on @out; returns EXPLAIN_ALLOWED, EXPLAIN_DENIED, or
+ * CORRAL_EXIT_FAILURE after a message on stderr.
+ */
+int explain_run(struct corral_opts *opts, const char *cwd, FILE *out);
+
+/* ---- the judge (explain_judge.c) ------------------------------------ */
+
+/* A rule as the launcher would hand it to an engine. */
+struct explain_rule {
+	dev_t dev;
+	ino_t ino;
+	uint32_t allow;     /* after parser_open_rule(): file rights on files */
+	uint32_t deny;      /* rights the rule takes away beneath it */
+	const struct policy_rule *src;   /* its path and origin */
+};
+
+/* An inode on the walk: the object first, then each directory above. */
+struct explain_node {
+	dev_t dev;
+	ino_t ino;
+};
+
+#define EXPLAIN_MAX_CITED 8
+
+struct explain_verdict {
+	uint32_t allow;     /* union of the allows met on the walk */
+	uint32_t deny;      /* union of the denies met on the walk */
+	/* the rules granting a right asked for, nearest first */
+	const struct explain_rule *granted[EXPLAIN_MAX_CITED];
+	size_t n_granted;
+	/* the rules taking one away, nearest first */
+	const struct explain_rule *denied[EXPLAIN_MAX_CITED];
+	size_t n_denied;
+};
+
+/*
+ * Walks @nodes (@n, the object first) against @rules for the rights
+ * @need, filling @v.  The rights granted are v->allow & ~v->deny.
+ */
+void explain_judge(const struct explain_rule *rules, size_t n_rules,
+		   const struct explain_node *nodes, size_t n, uint32_t need,
+		   struct explain_verdict *v);
+
+/* "--rw /p on the command line", "rw = /p at git.profile:6" into @buf. */
+const char *explain_rule_text(const struct policy_rule *rule, uint32_t deny,
+			      char *buf, size_t size);
+
+/* ---- paths (explain_path.c) ------------------------------------------ */
+
+/*
+ * Resolves @path as open(2) would, a relative one from @cwd: symlinks
+ * are followed in every component but the last, and in the last only
+ * when @follow; ".." goes up from where the links led.  Writes the
+ * physical path to @out; *@exists says whether its last component
+ * exists (a missing one is fine: create judges its directory).
+ * Returns 0, or -errno (ENOENT for a missing directory on the way,
+ * ENOTDIR, ELOOP, ENAMETOOLONG) after no message.
+ */
+int explain_resolve(const char *path, const char *cwd, bool follow,
+		    char *out, size_t size, bool *exists);
+
+/*
+ * The inodes of @resolved (if it exists) and of each directory above it
+ * up to "/", into a malloc'd *@nodes.  Returns how many, or -errno.
+ */
+ssize_t explain_walk(const char *resolved, bool exists,
+		     struct explain_node **nodes);
+
+/* ---- exec (explain_exec.c) -------------------------------------------- */
+
+enum { EXPLAIN_EXEC_INTERP = 1, EXPLAIN_EXEC_LOADER = 2 };
+
+/*
+ * The file the kernel opens next to execute @path: the interpreter of a
+ * "#!" script (EXPLAIN_EXEC_INTERP), or the loader (PT_INTERP) of a
+ * dynamic ELF (EXPLAIN_EXEC_LOADER), written to @out.  Returns 0 if
+ * there is none, or -errno if @path cannot be read.
+ */
+int explain_exec_next(const char *path, char *out, size_t size);
+
+/* ---- network (explain_net.c) ------------------------------------------ */
+
+/* Does @text look like ADDR:PORT ("127.0.0.1:80", "[::1]:22")? */
+bool explain_is_addr(const char *text);
+
+/*
+ * Judges network operation @op (a CORRAL_NET_* bit) to ADDR:PORT @text
+ * as the bpf engine's rules would; one line on @out.  Returns as
+ * explain_run().
+ */
+int explain_net(const struct policy *policy, uint8_t op, const char *text,
+		FILE *out);
+
+#endif /* CORRAL_EXPLAIN_H */

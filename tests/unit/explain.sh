@@ -1,0 +1,202 @@
+#!/bin/bash
+# explain.sh: `corral explain` (issue 25, part 2) on the host: the exact
+# line it prints and its exit status (0 allowed, 1 denied, 125 usage or
+# profile error) for
+#
+#   - file operations under flags and profiles (${HOME}, includes,
+#     optional paths, file:line), judged on the object or, for create,
+#     remove and refer, on its directory; a rule on a file by its inode
+#     (a hard link elsewhere); symlinks and ".." resolved as open(2)
+#   - the smallest rule to add when denied, as a flag and a profile line
+#   - exec through a #! interpreter; what the kernel refuses first
+#     (no x bit, write on a directory); ioctl on a non-device
+#   - network rules: ports, prefixes, IPv4-mapped addresses, port 0,
+#     net = none, an unconfined network
+#   - usage and profile errors
+#
+# Nothing runs in a sandbox, so no Landlock or bpf is needed.  Whether
+# explain agrees with the sandbox is differential.sh --explain
+# (explain-differential.sh).
+. "$(dirname "$0")/../integration/lib.sh"
+
+[ -x "$CORRAL" ] || { echo "Bail out! CORRAL=$CORRAL is not built"; exit 1; }
+make_tmp T explain || skip_all "cannot make a temp dir"
+cd "$T" || exit 1
+mkdir -p a/b c proj/src e &&
+	echo x >a/f && echo y >c/g && ln c/g a/hl && ln -s ../a/f c/ln &&
+	printf '#!%s/c/x\n' "$T" >a/s && cp /bin/sh c/x 2>/dev/null &&
+	echo : >c/plain && chmod 0755 a/s c/x c/plain && echo n >a/nx && chmod 0644 a/nx || exit 1
+cat >inc.profile <<EOF
+[filesystem]
+rx = $T/c
+EOF
+cat >p.profile <<'EOF'
+[profile]
+include = ./inc.profile
+
+[filesystem]
+rw = ${HOME}/proj
+ro = -${HOME}/missing
+EOF
+
+# expect NAME STATUS LINE ARGS...: `corral explain ARGS` prints LINE on
+# stdout and exits STATUS
+expect() {
+	local name=$1 status=$2 line=$3 out rc
+	shift 3
+	out=$(HOME=$T "$CORRAL" explain "$@" 2>"$T/err")
+	rc=$?
+	if [ "$out" == "$line" ] && [ "$rc" -eq "$status" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "corral explain $*" "expected (exit $status): $line" \
+			"got (exit $rc):      $out" "stderr: $(cat "$T/err")"
+	fi
+}
+
+# expect_error NAME MESSAGE ARGS...: exit 125, MESSAGE on stderr, no stdout
+expect_error() {
+	local name=$1 msg=$2 out err rc
+	shift 2
+	out=$(HOME=$T "$CORRAL" explain "$@" 2>"$T/err")
+	rc=$?
+	err=$(cat "$T/err")
+	if [ -z "$out" ] && [ "$rc" -eq 125 ] && [ "$err" == "$msg" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "corral explain $*" "expected (exit 125): $msg" \
+			"got (exit $rc): $err" "stdout: $out"
+	fi
+}
+
+# ---- files -------------------------------------------------------------------
+expect "read under --ro names the flag" 0 \
+	"allowed: read $T/a/f (--ro $T/a on the command line)" \
+	--ro "$T/a" "$T/a/f"
+expect "read is the default op; a relative path shows where it leads" 0 \
+	"allowed: read a/b/../f -> $T/a/f (--ro a on the command line)" \
+	--ro a a/b/../f
+expect "write under --ro: denied, with the rule to add on the file" 1 \
+	"denied: write $T/a/f (no rule grants write on $T/a/f or a directory above it; add: --allow write:$T/a/f or 'write = $T/a/f' in [filesystem])" \
+	--ro "$T/a" --op write "$T/a/f"
+expect "a new file: the rule to add names its directory" 1 \
+	"denied: write $T/a/new (no rule grants write on $T/a/new or a directory above it; add: --allow write:$T/a or 'write = $T/a' in [filesystem])" \
+	--op write "$T/a/new"
+expect "read of a directory is readdir" 1 \
+	"denied: read $T/a (no rule grants readdir on $T/a or a directory above it; add: --allow readdir:$T/a or 'readdir = $T/a' in [filesystem])" \
+	--allow "read:$T/a" "$T/a"
+expect "a deny under an allow: the deny that takes the right is named" 1 \
+	"denied: read $T/a/f (read granted by --ro $T on the command line is taken away by --deny $T/a on the command line)" \
+	--ro "$T" --deny "$T/a" "$T/a/f"
+expect "a deny of write only leaves read" 0 \
+	"allowed: read $T/a/f (--ro $T on the command line)" \
+	--ro "$T" --deny "write:$T/a" "$T/a/f"
+expect "two rules on one directory add up; the one granting is named" 0 \
+	"allowed: write $T/a/f (--allow write:$T/a on the command line)" \
+	--ro "$T/a" --allow "write:$T/a" --op write "$T/a/f"
+expect "exec with read and exec from two rules names both, nearest first" 0 \
+	"allowed: exec $T/c/plain (--allow exec:$T/c on the command line; --ro $T on the command line)" \
+	--ro "$T" --allow "exec:$T/c" --op exec "$T/c/plain"
+expect "create is judged on the directory" 0 \
+	"allowed: create $T/a/new (--allow create:$T/a on the command line)" \
+	--allow "create:$T/a" --op create "$T/a/new"
+expect "remove of the ruled directory itself needs remove above it" 1 \
+	"denied: remove $T/a/b (no rule grants remove on $T/a or a directory above it; add: --allow remove:$T/a or 'remove = $T/a' in [filesystem])" \
+	--rw "$T/a/b" --op remove "$T/a/b"
+expect "refer is judged on the directory" 0 \
+	"allowed: refer $T/a/f (--rw $T on the command line)" \
+	--rw "$T" --op refer "$T/a/f"
+expect "a file rule follows the inode to a hard link" 0 \
+	"allowed: read $T/a/hl (--ro $T/c/g on the command line)" \
+	--ro "$T/c/g" "$T/a/hl"
+expect "a symlink is judged where it leads" 1 \
+	"denied: read $T/c/ln -> $T/a/f (no rule grants read on $T/a/f or a directory above it; add: --allow read:$T/a/f or 'read = $T/a/f' in [filesystem])" \
+	--ro "$T/c" "$T/c/ln"
+expect "remove of a symlink judges the link's directory" 0 \
+	"allowed: remove $T/c/ln (--rw $T/c on the command line)" \
+	--rw "$T/c" --op remove "$T/c/ln"
+expect "truncate" 1 \
+	"denied: truncate $T/a/f (no rule grants truncate on $T/a/f or a directory above it; add: --allow truncate:$T/a/f or 'truncate = $T/a/f' in [filesystem])" \
+	--allow "read,write:$T/a" --op truncate "$T/a/f"
+expect "ioctl on a regular file is not judged" 0 \
+	"allowed: ioctl $T/a/f (not a device: only ioctls on devices are judged)" \
+	--op ioctl "$T/a/f"
+expect "ioctl on a device needs the right" 1 \
+	"denied: ioctl /dev/null (no rule grants ioctl on /dev/null or a directory above it; add: --allow ioctl:/dev/null or 'ioctl = /dev/null' in [filesystem])" \
+	--ro /dev/null --op ioctl /dev/null
+expect "write on a directory: the kernel refuses first" 1 \
+	"denied: write $T/a (a directory cannot be opened for writing (EISDIR), whatever the rules)" \
+	--rw "$T" --op write "$T/a"
+expect "exec of a file without an x bit: the kernel refuses first" 1 \
+	"denied: exec $T/a/nx (the file's permissions do not allow it to you, whatever the rules)" \
+	--rx "$T" --op exec "$T/a/nx"
+expect "exec needs read as well" 1 \
+	"denied: exec $T/c/x (no rule grants read on $T/c/x or a directory above it; add: --allow read:$T/c/x or 'read = $T/c/x' in [filesystem])" \
+	--allow "exec:$T/c" --op exec "$T/c/x"
+expect "a script's interpreter needs read and exec" 1 \
+	"denied: exec $T/a/s (its interpreter $T/c/x: no rule grants read,exec on $T/c/x or a directory above it; add: --allow read,exec:$T/c/x or 'read,exec = $T/c/x' in [filesystem])" \
+	--rx "$T/a" --op exec "$T/a/s"
+
+# ---- profiles ----------------------------------------------------------------
+expect "a profile rule: key, expanded path, file:line" 0 \
+	"allowed: write $T/proj/src/a.c (rw = $T/proj at ./p.profile:5)" \
+	--profile ./p.profile --op write "$T/proj/src/a.c"
+expect "an included profile's rule names the included file" 0 \
+	"allowed: read $T/c/g (rx = $T/c at ././inc.profile:2)" \
+	--profile ./p.profile "$T/c/g"
+expect "denied under a profile: the profile line to add" 1 \
+	"denied: create $T/e/n (no rule grants create on $T/e or a directory above it; add: --allow create:$T/e or 'create = $T/e' in [filesystem])" \
+	--profile ./p.profile --op create "$T/e/n"
+
+# ---- network -------------------------------------------------------------------
+expect "no network rule: not confined" 0 \
+	"allowed: connect-tcp 127.0.0.1:80 (the network is not confined: no network rule)" \
+	127.0.0.1:80
+expect "a port rule allows any address" 0 \
+	"allowed: connect-tcp 1.2.3.4:443 (--connect-tcp 443 on the command line)" \
+	--connect-tcp 443 1.2.3.4:443
+expect "an IPv4-mapped address is judged as IPv4" 0 \
+	"allowed: connect-tcp 10.1.2.3:443 (--connect-tcp 10.0.0.0/8:443 on the command line)" \
+	--connect-tcp 10.0.0.0/8:443 '[::ffff:10.1.2.3]:443'
+expect "outside the prefix: denied, with the rule to add" 1 \
+	"denied: connect-tcp 11.0.0.1:443 (no network rule allows connect-tcp to 11.0.0.1:443; add: --connect-tcp 11.0.0.1:443 or 'connect-tcp = 11.0.0.1:443' in [network])" \
+	--connect-tcp 10.0.0.0/8:443 11.0.0.1:443
+expect "IPv6 in a range" 0 \
+	"allowed: connect-udp [::1]:8050 (--connect-udp 8000-8099 on the command line)" \
+	--connect-udp 8000-8099 --op connect-udp '[::1]:8050'
+expect "bind to port 0 needs a rule for port 0" 1 \
+	"denied: bind-tcp 0.0.0.0:0 (port 0 is an ephemeral port, and only a rule for port 0 allows it; add: --bind-tcp 0 or 'bind-tcp = 0' in [network])" \
+	--bind-tcp 8080 --op bind-tcp 0.0.0.0:0
+expect "net = none refuses everything" 1 \
+	"denied: bind-udp 0.0.0.0:53 (--net=none on the command line refuses every bind, connect and send; drop it and add: --bind-udp 53 or 'bind-udp = 53' in [network])" \
+	--net=none --op bind-udp 0.0.0.0:53
+expect "the op must match" 1 \
+	"denied: bind-tcp 127.0.0.1:443 (no network rule allows bind-tcp to 127.0.0.1:443; add: --bind-tcp 443 or 'bind-tcp = 443' in [network])" \
+	--connect-tcp 443 --op bind-tcp 127.0.0.1:443
+
+# ---- errors ------------------------------------------------------------------------
+expect_error "an unknown --op" \
+	"corral: explain: --op frob: unknown operation (read, write, exec, readdir, create, remove, truncate, ioctl, refer, connect-tcp, bind-tcp, connect-udp, bind-udp)" \
+	--op frob "$T/a"
+expect_error "no target" \
+	"corral: explain: no PATH or ADDR:PORT given (corral explain [RULES] [--op OP] PATH|ADDR:PORT)"
+expect_error "two targets" \
+	"corral: explain: unexpected argument 'x' (one PATH or ADDR:PORT; options go before it)" \
+	"$T/a" x
+expect_error "a rule on a missing path fails as a launch would" \
+	"corral: $T/nope: No such file or directory (--ro on the command line); create it, or leave the flag out" \
+	--ro "$T/nope" "$T/a"
+expect_error "a missing directory on the way" \
+	"corral: explain: $T/nope/x: cannot resolve the path as open(2) would: No such file or directory" \
+	"$T/nope/x"
+expect_error "a network op needs an address and a port" \
+	"corral: explain: 443: expected one address and one port, e.g. 127.0.0.1:5432 or [::1]:8080 (host names are resolved only at launch)" \
+	--op connect-tcp 443
+out=$("$CORRAL" --op read true 2>&1)
+is "$out (exit $?)" "corral: --op only applies to 'corral explain' (exit 125)" \
+	"--op outside explain is an error"
+out=$("$CORRAL" --help)
+[[ $out == *"  explain [--op OP] PATH|ADDR:PORT"* ]] && ok "--help names explain" ||
+	not_ok "--help names explain" "$out"
+
+done_testing
