@@ -31,7 +31,7 @@ function __corral_command_words
     set -l tokens (commandline -opc) (commandline -ct)
     set -e tokens[1]
     switch "$tokens[1]"
-        case setup status teardown profiles check
+        case setup status teardown profiles check explain
             return 1
         case learn
             set -e tokens[1]
@@ -61,7 +61,7 @@ function __corral_command_args
     test (count $words) -gt 1
 end
 
-set -l subcommands setup status teardown profiles check learn
+set -l subcommands setup status teardown profiles check learn explain
 
 complete -c corral -n __corral_command_name -x -a '(__fish_complete_command)'
 complete -c corral -n __corral_command_args -x -a '(__fish_complete_subcommand --commandline (__corral_command_words | string split0))'
@@ -72,6 +72,8 @@ complete -c corral -n "__fish_use_subcommand" -a teardown -d 'unpin the BPF prog
 complete -c corral -n "__fish_use_subcommand" -a profiles -d 'list profiles'
 complete -c corral -n "__fish_use_subcommand" -a check -d 'validate profile files'
 complete -c corral -n "__fish_use_subcommand" -a learn -d 'write a profile from a run'
+complete -c corral -n "__fish_use_subcommand" -a explain -d 'say which rule allows or denies an access'
+complete -c corral -n "__fish_seen_subcommand_from explain" -l op -x -a 'read write exec readdir create remove truncate ioctl refer connect-tcp bind-tcp connect-udp bind-udp' -d 'the access to judge'
 
 complete -c corral -n __corral_options -l ro -r -F -d 'read files and list directories'
 complete -c corral -n __corral_options -l rx -r -F -d 'as --ro, and execute'
