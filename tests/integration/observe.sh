@@ -157,4 +157,21 @@ rc=$?
 	not_ok "without the data line it fails with a logged denial naming data/" \
 		"exit $rc:" "$out"
 cd "$work" || exit 1
+
+# learn with a secret and a multi-line script (issue 24, point 5): one
+# warning line per secret reached and a comment in the profile, and the
+# profile reads back (corral check) however many lines the script has.
+mkdir -p "$work/h/.ssh" && echo key >"$work/h/.ssh/id_rsa"
+out=$(HOME=$work/h "$CORRAL" learn -o "$work/secret.profile" -- \
+	sh -c 'cat "$HOME/.ssh/id_rsa" >/dev/null
+echo "two; lines # here"' 2>&1)
+rc=$?
+[ "$rc" = 0 ] &&
+	[ "$(grep -c '^corral: learn: .*\.ssh.*review it$' <<<"$out")" = 1 ] &&
+	grep -q '^; SECRET: ' "$work/secret.profile" &&
+	ok "learn warns once about a secret it learned, and says so in the profile" ||
+	not_ok "learn warns once about a secret it learned, and says so in the profile" \
+		"exit $rc:" "$out" "$(cat "$work/secret.profile")"
+is "$(HOME=$work/h "$CORRAL" check "$work/secret.profile" 2>&1)" "$work/secret.profile: ok" \
+	"a profile learned from a multi-line sh -c script reads back"
 done_testing
