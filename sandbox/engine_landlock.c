@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -246,33 +245,6 @@ static int add_net_rules(int ruleset, const struct policy *policy, int abi)
 			return r;
 	}
 	return 0;
-}
-
-static bool deny_moot(const struct opened_rule *deny,
-		      const struct opened_rule *rules, size_t n)
-{
-	char d[PATH_MAX], a[PATH_MAX];
-
-	if (!landlock_rule_one_path(deny->fd) ||
-	    fd_name(deny->fd, d, sizeof(d))[0] != '/')
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!(rules[i].access & deny->deny))
-			continue;
-		if (!landlock_rule_one_path(rules[i].fd) ||
-		    fd_name(rules[i].fd, a, sizeof(a))[0] != '/' ||
-		    path_is_under(a, d) || path_is_under(d, a))
-			return false;
-	}
-	return true;
-}
-
-long landlock_deny_needed(const struct opened_rule *rules, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (rules[i].deny && !deny_moot(&rules[i], rules, n))
-			return (long)i;
-	return -1;
 }
 
 struct grant_ctx {

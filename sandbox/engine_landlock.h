@@ -33,16 +33,6 @@ int engine_landlock_apply(const struct opened_rule *rules, size_t n,
 			  const struct policy *policy);
 
 /*
- * Landlock can only add rights.  A deny rule is moot there, and left
- * out, when no allow could reach what it takes: every rule concerned is
- * on a filesystem mounted once (so each directory has one path), no
- * allow with one of its rights is on its path, above it or below it,
- * and neither it nor such an allow is a file with other hard links.
- * Returns the index of the first deny rule that is not moot, or -1.
- */
-long landlock_deny_needed(const struct opened_rule *rules, size_t n);
-
-/*
  * A few words on what Landlock @abi leaves of @policy's network rules
  * ("TCP ports only"), or NULL when there is nothing to say (net = all).
  */

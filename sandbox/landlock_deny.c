@@ -52,7 +52,8 @@ struct expansion {
 	size_t n_dirs;
 };
 
-bool path_is_under(const char *path, const char *dir)
+/* Is @path @dir or below it (absolute paths, no trailing '/')? */
+static bool path_is_under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 
@@ -79,7 +80,8 @@ static int mounts_of(dev_t dev)
 	return n;
 }
 
-bool landlock_rule_one_path(int fd)
+/* Has the inode of @fd one path only (one mount, no other hard links)? */
+static bool landlock_rule_one_path(int fd)
 {
 	struct stat st;
 
@@ -197,6 +199,31 @@ static const char *sole_path(int fd, char *buf, size_t size)
 	if (fd_name(fd, buf, size)[0] != '/')
 		buf[0] = '\0';
 	return buf;
+}
+
+static bool deny_moot(const struct opened_rule *deny,
+		      const struct opened_rule *rules, size_t n)
+{
+	char d[PATH_MAX], a[PATH_MAX];
+
+	if (!*sole_path(deny->fd, d, sizeof(d)))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!(rules[i].access & deny->deny))
+			continue;
+		if (!*sole_path(rules[i].fd, a, sizeof(a)) ||
+		    path_is_under(a, d) || path_is_under(d, a))
+			return false;
+	}
+	return true;
+}
+
+long landlock_deny_needed(const struct opened_rule *rules, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rules[i].deny && !deny_moot(&rules[i], rules, n))
+			return (long)i;
+	return -1;
 }
 
 static int collect_denies(const struct opened_rule *rules, size_t n,

@@ -28,9 +28,14 @@ int landlock_expand_denies(const struct opened_rule *rules, size_t n,
 			   landlock_grant_fn *grant, void *ctx,
 			   char *lost, size_t lost_size);
 
-/* Has the inode of @fd one path only (one mount, no other hard links)? */
-bool landlock_rule_one_path(int fd);
-/* Is @path @dir or below it (absolute paths, no trailing '/')? */
-bool path_is_under(const char *path, const char *dir);
+/*
+ * Landlock can only add rights.  A deny rule is moot there, and left
+ * out, when no allow could reach what it takes: every rule concerned is
+ * on a filesystem mounted once (so each directory has one path), no
+ * allow with one of its rights is on its path, above it or below it,
+ * and neither it nor such an allow is a file with other hard links.
+ * Returns the index of the first deny rule that is not moot, or -1.
+ */
+long landlock_deny_needed(const struct opened_rule *rules, size_t n);
 
 #endif /* CORRAL_LANDLOCK_DENY_H */

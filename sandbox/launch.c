@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "engine_bpf.h"
 #include "engine_landlock.h"
+#include "landlock_deny.h"
 #include "events.h"
 #include "launch_msg.h"
 #include "learn.h"
