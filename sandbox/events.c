@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -272,7 +273,7 @@ void log_print_event(const struct corral_event *ev, void *printer)
 {
 	struct log_printer *p = printer;
 	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
-	char rights[128];
+	char rights[128], why[2 * PATH_MAX + 256];
 	const char *what;
 
 	if (!p->all && event_is_routine(ev))
@@ -299,8 +300,9 @@ void log_print_event(const struct corral_event *ev, void *printer)
 	event_target(ev, path, sizeof(path));
 	if (!p->all && seen_before(p, denial_hash(ev, what, path)))
 		return;
-	fprintf(p->out, "corral: denied %s%s%s (pid %u %.16s)\n", what,
-		path[0] ? " " : "", path, ev->pid, ev->comm);
+	fprintf(p->out, "corral: denied %s%s%s (pid %u %.16s)%s\n", what,
+		path[0] ? " " : "", path, ev->pid, ev->comm,
+		p->why ? p->why(ev, p->why_ctx, why, sizeof(why)) : "");
 	fflush(p->out);
 }
 

@@ -55,6 +55,10 @@ const char *event_hook_name(uint32_t hook);
  */
 #define LOG_SEEN_SLOTS 1024
 
+/* Text appended to a denial line (log_rules_why), or NULL. */
+typedef const char *(*log_why_fn)(const struct corral_event *ev,
+				  const void *ctx, char *buf, size_t size);
+
 struct log_printer {
 	FILE *out;
 	bool all;
@@ -63,6 +67,8 @@ struct log_printer {
 	uint64_t window_ns;    /* start of the current one-second window */
 	unsigned in_window;
 	uint64_t suppressed;
+	log_why_fn why;        /* which rule it is about, or NULL */
+	const void *why_ctx;
 };
 void log_print_event(const struct corral_event *ev, void *printer);
 void log_finish(struct log_printer *p);

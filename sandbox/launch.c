@@ -35,6 +35,7 @@
 #include "events.h"
 #include "launch_msg.h"
 #include "learn.h"
+#include "log_rules.h"
 #include "privs.h"
 #include "seccomp_filter.h"
 #include "util.h"
@@ -132,6 +133,19 @@ static void watch_init(struct watch *w, struct launch_request *req)
 	}
 	w->learn.home = getenv("HOME");
 	w->learn.cwd = getcwd(NULL, 0);
+}
+
+/* --log names the rule each denial is about (log_rules.h); the watcher
+ * has dropped every privilege by now. */
+static void watch_name_rules(struct watch *w,
+			     const struct launch_request *req)
+{
+	if (learning(req))
+		return;
+	w->printer.why = log_rules_why;
+	w->printer.why_ctx = log_rules_load(req->rules_text_fd, req->rule_fds,
+					    req->msg.access, req->msg.deny,
+					    req->msg.n_rules);
 }
 
 static int watch_open(struct watch *w, const struct launch_request *req,
@@ -389,9 +403,11 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		pid_t child = apply_bpf(rules, n, &net, &watch, req);
 
 		privs_drop_all();
-		if (child > 0)
+		if (child > 0) {
+			watch_name_rules(&watch, req);
 			watch_finish(&watch, req, command,
 				     events_follow(watch.reader, child));
+		}
 	} else {
 		privs_drop_all();
 		if (engine_landlock_apply(rules, n, &net) < 0)

@@ -176,7 +176,8 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 /* The fds attached to the launch_msg itself: its outputs. */
 static size_t fds_expected(const struct launch_msg *m)
 {
-	return !!(m->flags & LAUNCH_LOG_FD) + (m->kind == LAUNCH_LEARN);
+	return !!(m->flags & LAUNCH_LOG_FD) + !!(m->flags & LAUNCH_LOG) +
+	       (m->kind == LAUNCH_LEARN);
 }
 
 static bool pseudo_fs(int fd)
@@ -260,6 +261,24 @@ static int check_output_fd(int fd, const char *what, char *why, size_t size)
 	return 0;
 }
 
+/*
+ * The rules' names for --log (log_rules.h): read by the watcher after it
+ * dropped its privileges, so only its kind matters here: a sealed memfd
+ * can neither block the read nor change under it.
+ */
+static int check_rules_text_fd(int fd, char *why, size_t size)
+{
+	const int sealed = F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK;
+	int seals = fcntl(fd, F_GET_SEALS);
+	struct stat st;
+
+	if (seals < 0 || (seals & sealed) != sealed || fstat(fd, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return reject(why, size, "the rules' names: not a sealed "
+			      "memfd");
+	return 0;
+}
+
 static int check_fds(struct launch_request *req, char *why, size_t size)
 {
 	const struct launch_msg *m = &req->msg;
@@ -273,6 +292,11 @@ static int check_fds(struct launch_request *req, char *why, size_t size)
 	}
 	if (req->log_fd >= 0) {
 		r = check_output_fd(req->log_fd, "the log file", why, size);
+		if (r < 0)
+			return r;
+	}
+	if (req->rules_text_fd >= 0) {
+		r = check_rules_text_fd(req->rules_text_fd, why, size);
 		if (r < 0)
 			return r;
 	}
@@ -392,6 +416,7 @@ static int take_msg(const char *buf, ssize_t len, const int *fds,
 		return reject(why, size, "%zu fds attached, %zu expected",
 			      n_fds, fds_expected(m));
 	req->log_fd = (m->flags & LAUNCH_LOG_FD) ? fds[k++] : -1;
+	req->rules_text_fd = (m->flags & LAUNCH_LOG) ? fds[k++] : -1;
 	req->learn_fd = m->kind == LAUNCH_LEARN ? fds[k++] : -1;
 	return 0;
 }
@@ -405,7 +430,7 @@ int launch_msg_recv(int sock, int argc, struct launch_request *req,
 	ssize_t len;
 	int r;
 
-	req->log_fd = req->learn_fd = -1;
+	req->log_fd = req->learn_fd = req->rules_text_fd = -1;
 	for (;;) {
 		r = recv_one(sock, buf, sizeof(buf), fds, &n_fds, &len, why,
 			     size);
@@ -428,7 +453,7 @@ fail:
 	close_all(fds, n_fds);
 	close_all(req->rule_fds, n_rules);
 	req->msg.n_rules = 0;
-	req->log_fd = req->learn_fd = -1;
+	req->log_fd = req->learn_fd = req->rules_text_fd = -1;
 	return r;
 }
 
@@ -440,6 +465,8 @@ void launch_request_close(struct launch_request *req)
 		close(req->log_fd);
 	if (req->learn_fd >= 0)
 		close(req->learn_fd);
+	if (req->rules_text_fd >= 0)
+		close(req->rules_text_fd);
 	req->msg.n_rules = 0;
-	req->log_fd = req->learn_fd = -1;
+	req->log_fd = req->learn_fd = req->rules_text_fd = -1;
 }

@@ -8,7 +8,8 @@
  * crosses back over a SOCK_SEQPACKET socket is, first, the rules' O_PATH
  * fds as SCM_RIGHTS in messages of their own (struct launch_fds_msg, in
  * order, as many as needed), then this fixed-size struct once, with the
- * --log file and then the learn output attached.  No pointer and no
+ * --log file, the rules' names for --log (a sealed memfd, log_rules.h)
+ * and the learn output attached, each when there is one.  No pointer and no
  * variable-length field crosses; the command's argv is named by its
  * index in the launcher's own argv.
  */
@@ -23,7 +24,7 @@
 #include "policy.h"
 
 #define LAUNCH_MSG_MAGIC   0x6c6f7263u  /* "crol" */
-#define LAUNCH_MSG_VERSION 3u          /* 3: rule fds in batches, denies */
+#define LAUNCH_MSG_VERSION 4u          /* 4: the rules' names with --log */
 #define LAUNCH_FDS_MAGIC   0x73646672u  /* "rfds" */
 
 /*
@@ -36,7 +37,7 @@
  */
 #define LAUNCH_FDS_PER_MSG 250
 #define LAUNCH_MAX_RULES   4096
-#define LAUNCH_MAX_OUTPUTS 2     /* --log=FILE, the learn output */
+#define LAUNCH_MAX_OUTPUTS 3     /* --log=FILE, rules' names, learn output */
 /* [environment] unset entries, each a name or PREFIX* of < 64 bytes. */
 #define LAUNCH_MAX_UNSET 64
 #define LAUNCH_UNSET_SIZE 64
@@ -110,6 +111,7 @@ struct launch_request {
 	struct launch_msg msg;
 	int rule_fds[LAUNCH_MAX_RULES];
 	int log_fd;               /* -1 unless LAUNCH_LOG_FD */
+	int rules_text_fd;        /* -1 unless LAUNCH_LOG (log_rules.h) */
 	int learn_fd;             /* -1 unless LAUNCH_LEARN */
 };
 
@@ -122,7 +124,8 @@ int launch_msg_send_rules(int sock, uint32_t first, const int *fds, size_t n);
 
 /*
  * Child side: sends @msg with @fds, its outputs (the log fd if
- * LAUNCH_LOG_FD, then the learn fd for LAUNCH_LEARN).  Returns 0 or
+ * LAUNCH_LOG_FD, the rules' names if LAUNCH_LOG, then the learn fd for
+ * LAUNCH_LEARN).  Returns 0 or
  * -errno.
  */
 int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,

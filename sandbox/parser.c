@@ -26,6 +26,7 @@
 #include "expand.h"
 #include "explain.h"
 #include "launch_msg.h"
+#include "log_rules.h"
 #include "privs.h"
 #include "netrule.h"
 #include "profile.h"
@@ -346,7 +347,7 @@ static size_t rules_fd_room(void)
  * Every refusal is said; returns how many.
  */
 static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
-			 int sock)
+			 int sock, uint32_t *kept)
 {
 	static struct rule_batch batch;
 	size_t room = rules_fd_room(), n = 0;
@@ -372,6 +373,8 @@ static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
 		}
 		switch (open_rule(rule, fd, &msg->access[n], &msg->deny[n])) {
 		case RULE_KEPT:
+			if (kept)
+				kept[n] = (uint32_t)i;
 			n++;
 			if (++batch.n == LAUNCH_FDS_PER_MSG)
 				batch_flush(&batch);
@@ -415,7 +418,7 @@ static int check_files(const struct profile_env *env, char **files)
 		if (profile_load_file(env, *files, &policy, &result) < 0) {
 			profile_print_errors(&result);
 			status = CORRAL_EXIT_FAILURE;
-		} else if (prepare_rules(&policy, &msg, -1)) {
+		} else if (prepare_rules(&policy, &msg, -1, NULL)) {
 			status = CORRAL_EXIT_FAILURE;
 		} else {
 			printf("%s: ok\n", *files);
@@ -525,12 +528,13 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 	const char *path = penv->path;
 	const struct policy *policy = &opts->policy;
 	static struct launch_msg msg;
+	static uint32_t kept[LAUNCH_MAX_RULES];
 	int fds[LAUNCH_MAX_OUTPUTS];
 	size_t n = 0;
 
 	msg_init(&msg, opts->command == CORRAL_CMD_LEARN ? LAUNCH_LEARN :
 							   LAUNCH_RUN);
-	if (prepare_rules(policy, &msg, sock))
+	if (prepare_rules(policy, &msg, sock, kept))
 		exit(CORRAL_EXIT_FAILURE);
 	if (policy_add_host_addrs(&opts->policy, &full) < 0)
 		die("%s: more than %d network rules with the addresses of "
@@ -557,6 +561,11 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 		msg.flags |= LAUNCH_LOG_FD;
 		fds[n++] = open_output(opts->log_file, O_TRUNC,
 				       "opening the --log file");
+	}
+	if (opts->log) {
+		fds[n] = log_rules_write(policy, kept, msg.n_rules);
+		if (fds[n++] < 0)
+			exit(CORRAL_EXIT_FAILURE);
 	}
 	if (opts->command == CORRAL_CMD_LEARN) {
 		fds[n++] = open_output(opts->learn_output, 0,

@@ -34,8 +34,9 @@ static const char *const allowed[] = {
 	"brk", "mmap", "munmap", "mremap", "sysinfo",
 	/* identity, for messages and the DAC check on rules */
 	"getuid", "geteuid", "getgid", "getegid", "getpid",
-	/* the one message to the launcher */
-	"sendmsg",
+	/* the one message to the launcher; with --log, the rules' names
+	 * in a sealed memfd (log_rules.c) */
+	"sendmsg", "memfd_create",
 	/* leaving */
 	"exit", "exit_group", "rt_sigreturn",
 };

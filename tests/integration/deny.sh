@@ -122,9 +122,16 @@ is "$(cat "$W/out")" "$want" \
 reset_tree
 out=$("$CORRAL" --engine=bpf --log --rx "$CORRAL_HELPERS" --rw "$H" --deny "$H/.ssh" -- \
 	"$PROBE" read "$H/.ssh/id_rsa" 2>&1)
-[[ $out == *"corral: denied read $H/.ssh/id_rsa (pid "*" probe)"* ]] &&
-	ok "--log names the denied read of the secret" ||
-	not_ok "--log names the denied read of the secret" "$out"
+[[ $out == *"corral: denied read $H/.ssh/id_rsa (pid "*" probe): taken away by --deny $H/.ssh on the command line"* ]] &&
+	ok "--log names the denied read of the secret and the deny rule that took it" ||
+	not_ok "--log names the denied read of the secret and the deny rule that took it" "$out"
+# a profile's deny is named by file and line
+printf '[filesystem]\nrw = %s\n# secrets\ndeny = read:%s/.ssh\n' "$H" "$H" >"$W/deny.profile"
+out=$("$CORRAL" --engine=bpf --log --rx "$CORRAL_HELPERS" --profile "$W/deny.profile" -- \
+	"$PROBE" read "$H/.ssh/id_rsa" 2>&1)
+[[ $out == *"corral: denied read $H/.ssh/id_rsa (pid "*" probe): taken away by deny = read:$H/.ssh at $W/deny.profile:4"* ]] &&
+	ok "--log names a profile's deny rule by file and line" ||
+	not_ok "--log names a profile's deny rule by file and line" "$out"
 
 # -- escapes: the secret by every route ---------------------------------------
 

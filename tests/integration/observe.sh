@@ -20,21 +20,25 @@ want="corral: denied read /etc/hostname (pid "
 
 out=$("$CORRAL" --log="$work/denials.log" --rx "$CORRAL_HELPERS" -- \
 	"$PROBE" mkdir /var/tmp/corral-nope 2>&1)
-grep -q "^corral: denied create /var/tmp/corral-nope (pid [0-9]* probe)$" "$work/denials.log" &&
-	ok "--log=FILE writes the denial of a mkdir to FILE, naming the new directory" ||
-	not_ok "--log=FILE writes the denial of a mkdir to FILE, naming the new directory" \
+grep -q "^corral: denied create /var/tmp/corral-nope (pid [0-9]* probe): no rule grants create; add: --allow create:/var/tmp$" "$work/denials.log" &&
+	ok "--log=FILE writes the denial of a mkdir to FILE, naming the new directory and the rule to add" ||
+	not_ok "--log=FILE writes the denial of a mkdir to FILE, naming the new directory and the rule to add" \
 		"$(cat "$work/denials.log" 2>&1)" "$out"
 
 # A denied create or remove names the entry, not only its directory
 # (issue 24: 'denied create /home/u/work/data' for data/evil.txt): each
-# operation, the errno the command sees, the one line --log prints.
+# operation, the errno the command sees, the one line --log prints; the
+# line ends with the nearest rule and the one to add (issue 25).
 mkdir -p "$work/data" && echo keep >"$work/data/old.txt"
+nearest="(nearest rule: --ro $work/data on the command line)"
 while IFS='|' read -r op arg want_out want_log; do
 	out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" --ro "$work/data" -- \
 		"$PROBE" "$op" $arg 2>"$work/log.err")
 	log=$(grep '^corral:' "$work/log.err")
+	right=${want_log%% *}
+	why=": no rule grants $right $nearest; add: --allow $right:$work/data"
 	[ "$out" = "$op $arg: $want_out" ] &&
-		[[ $log =~ ^"corral: denied $want_log (pid "[0-9]+" probe)"$ ]] &&
+		[[ $log =~ ^"corral: denied $want_log (pid "[0-9]+" probe)$why"$ ]] &&
 		ok "$op in a read-only directory: $want_out, and --log says 'denied $want_log'" ||
 		not_ok "$op in a read-only directory: $want_out, and --log says 'denied $want_log'" \
 			"probe: $out" "log: $(cat "$work/log.err")"
@@ -75,7 +79,10 @@ while IFS='|' read -r cmd want; do
 		$cmd 2>&1 >/dev/null)
 	rc=$?
 	log=$(cat "$work/dyn.log")
-	[ "$rc" != 0 ] && [[ $log =~ ^"corral: denied $want (pid "[0-9]+" "[a-z]+")"$ ]] &&
+	right=${want%% *} object=${want#* }
+	[ "$right" = create ] && object=${object%/*}
+	why=": no rule grants $right; add: --allow $right:$object"
+	[ "$rc" != 0 ] && [[ $log =~ ^"corral: denied $want (pid "[0-9]+" "[a-z]+")$why"$ ]] &&
 		ok "--log, $cmd: only 'denied $want'" ||
 		not_ok "--log, $cmd: only 'denied $want'" "exit $rc:" "$out" \
 			"log:" "$log"

@@ -13,6 +13,7 @@
 
 #include "corral_abi.h"
 #include "../../sandbox/events.h"  /* not bpf/events.h */
+#include "event_names.h"
 #include "tap.h"
 
 #define READ   CORRAL_ACCESS_READ
@@ -72,22 +73,6 @@ static const struct {
 	  "denied create /home/u/work/data/evil2.txt (pid 7 cat)",
 	  "denied create /home/u/work/data/evil2.txt (pid 7 cat)" },
 };
-
-/* @path ("/a/b/c") into @ev's names, leaf first. */
-static void set_names(struct corral_event *ev, const char *path)
-{
-	char copy[512], *names[CORRAL_EVENT_NAMES], *save = NULL;
-	uint32_t n = 0;
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	for (char *s = strtok_r(copy, "/", &save); s;
-	     s = strtok_r(NULL, "/", &save))
-		names[n++] = s;
-	ev->n_names = n;
-	for (uint32_t i = 0; i < n; i++)
-		snprintf(ev->names[i], CORRAL_EVENT_NAME_LEN, "%s",
-			 names[n - 1 - i]);
-}
 
 int main(void)
 {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -372,12 +373,62 @@ static void test_fd_counts(int dir)
 	refused(&m, sizeof(m), &dir, 1, "fds", "--log=FILE without its fd");
 }
 
+/* The rules' names for --log as the parser writes them (log_rules.c),
+ * with @seals. */
+static int rules_names_fd(unsigned seals)
+{
+	int fd = memfd_create("corral-rules", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd < 0 || write(fd, "--ro /x on the command line", 28) != 28 ||
+	    (seals && fcntl(fd, F_ADD_SEALS, seals) < 0)) {
+		perror("memfd for the rules' names");
+		exit(2);
+	}
+	return fd;
+}
+
+/* --log: the rules' names come after the log file, as a sealed memfd. */
+static void test_rules_names(int dir, int file, int pipe_fd)
+{
+	int sealed = rules_names_fd(F_SEAL_WRITE | F_SEAL_GROW |
+				    F_SEAL_SHRINK);
+	int unsealed = rules_names_fd(0);
+	int growable = rules_names_fd(F_SEAL_WRITE | F_SEAL_SHRINK);
+	const struct {
+		int names;
+		const char *word, *what;
+	} cases[] = {
+		{ unsealed, "sealed", "unsealed rules' names" },
+		{ growable, "sealed", "rules' names that may still grow" },
+		{ file, "sealed", "a plain file as the rules' names" },
+		{ pipe_fd, "sealed", "a pipe as the rules' names" },
+	};
+	struct launch_request req;
+	struct launch_msg m;
+	int fds[2] = { dir, sealed }, leaked;
+
+	good_msg(&m);
+	m.flags = LAUNCH_LOG;
+	TAP_EQ(0, exchange(&m, sizeof(m), fds, 2, &req, &leaked),
+	       "--log with the rules' names is accepted (%s)", why);
+	refused(&m, sizeof(m), &dir, 1, "fds",
+		"--log without the rules' names");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		fds[1] = cases[i].names;
+		refused(&m, sizeof(m), fds, 2, cases[i].word, cases[i].what);
+	}
+	close(sealed);
+	close(unsealed);
+	close(growable);
+}
+
 static void test_fd_kinds(int dir)
 {
 	int file = open_or_die("/etc/passwd", O_RDONLY);
 	int file_path = open_or_die("/etc/passwd", O_PATH);
 	int ev = eventfd(0, EFD_CLOEXEC);
-	int pipes[2], sv[2], link_fd, rule_and_log[2], ev_path, pipe_path;
+	int pipes[2], sv[2], link_fd, rule_and_log[3], ev_path, pipe_path;
+	int names = rules_names_fd(F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK);
 	struct launch_msg m;
 
 	if (ev < 0 || pipe2(pipes, O_CLOEXEC) < 0 ||
@@ -410,17 +461,20 @@ static void test_fd_kinds(int dir)
 	good_msg(&m);
 	m.flags = LAUNCH_LOG | LAUNCH_LOG_FD;
 	rule_and_log[0] = dir;
+	rule_and_log[2] = names;
 	rule_and_log[1] = file;
-	refused(&m, sizeof(m), rule_and_log, 2, "writing",
+	refused(&m, sizeof(m), rule_and_log, 3, "writing",
 		"a log fd open read-only");
 	rule_and_log[1] = file_path;
-	refused(&m, sizeof(m), rule_and_log, 2, "writing", "an O_PATH log fd");
+	refused(&m, sizeof(m), rule_and_log, 3, "writing", "an O_PATH log fd");
 	rule_and_log[1] = sv[0];
-	refused(&m, sizeof(m), rule_and_log, 2, "not a file",
+	refused(&m, sizeof(m), rule_and_log, 3, "not a file",
 		"a socket as the log");
 	rule_and_log[1] = ev;
-	refused(&m, sizeof(m), rule_and_log, 2, "not a file",
+	refused(&m, sizeof(m), rule_and_log, 3, "not a file",
 		"an eventfd as the log");
+	test_rules_names(dir, file, pipes[0]);
+	close(names);
 	close(file);
 	close(file_path);
 	close(ev);
