@@ -3,7 +3,7 @@
  * log_rules.h - which rule a --log denial is about.
  *
  * A denial line ends with the rule that took the right away ("taken away
- * by deny = ~/.ssh at secrets.profile:4") or, when no rule grants it, the
+ * by deny = -/home/u/.ssh at secrets.profile:20") or, when no rule grants it, the
  * nearest rule met on the path and the smallest rule to add, the way
  * `corral explain` answers (explain.h).
  *
