@@ -2,10 +2,10 @@
 /*
  * log_rules.h - which rule a --log denial is about.
  *
- * A denial line ends with the rule that took the right away ("taken away
- * by deny = -/home/u/.ssh at secrets.profile:20") or, when no rule grants it, the
- * nearest rule met on the path and the smallest rule to add, the way
- * `corral explain` answers (explain.h).
+ * A denial line ends with the rule that took the right away ("taken
+ * away by deny = -/home/u/.ssh at secrets.profile:20") or, when no rule
+ * grants it, the nearest rule met on the path and the smallest rule to
+ * add, the way `corral explain` answers (explain.h).
  *
  * The rules' names are written by the parser child, which alone has
  * them: one NUL-terminated text per rule it sends, in the order of the
