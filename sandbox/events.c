@@ -269,11 +269,26 @@ static const char *net_text(const struct corral_event *ev, char *buf,
 	return buf;
 }
 
+/*
+ * Prints "corral: " and @line, escaped: the names in it are the sandboxed
+ * command's to choose, and must not reach the terminal as control
+ * sequences.
+ */
+static void log_line(struct log_printer *p, const char *line)
+{
+	static char escaped[4 * LOG_LINE_MAX];
+
+	fprintf(p->out, "corral: %s\n",
+		text_escape(line, escaped, sizeof(escaped)));
+	fflush(p->out);
+}
+
 void log_print_event(const struct corral_event *ev, void *printer)
 {
 	struct log_printer *p = printer;
-	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
-	char rights[128], why[2 * PATH_MAX + 256];
+	static char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
+	static char line[LOG_LINE_MAX], why[2 * PATH_MAX + 256];
+	char rights[128];
 	const char *what;
 
 	if (!p->all && event_is_routine(ev))
@@ -289,10 +304,10 @@ void log_print_event(const struct corral_event *ev, void *printer)
 	}
 	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET ||
 	    ev->hook == CORRAL_HOOK_ROUTE) {
-		fprintf(p->out, "corral: denied %s (pid %u %.16s)\n",
-			net_text(ev, rights, sizeof(rights)), ev->pid,
-			ev->comm);
-		fflush(p->out);
+		snprintf(line, sizeof(line), "denied %s (pid %u %.16s)",
+			 net_text(ev, rights, sizeof(rights)), ev->pid,
+			 ev->comm);
+		log_line(p, line);
 		return;
 	}
 	what = ev->access ? rights_format(ev->access, rights, sizeof(rights))
@@ -300,10 +315,10 @@ void log_print_event(const struct corral_event *ev, void *printer)
 	event_target(ev, path, sizeof(path));
 	if (!p->all && seen_before(p, denial_hash(ev, what, path)))
 		return;
-	fprintf(p->out, "corral: denied %s%s%s (pid %u %.16s)%s\n", what,
-		path[0] ? " " : "", path, ev->pid, ev->comm,
-		p->why ? p->why(ev, p->why_ctx, why, sizeof(why)) : "");
-	fflush(p->out);
+	snprintf(line, sizeof(line), "denied %s%s%s (pid %u %.16s)%s", what,
+		 path[0] ? " " : "", path, ev->pid, ev->comm,
+		 p->why ? p->why(ev, p->why_ctx, why, sizeof(why)) : "");
+	log_line(p, line);
 }
 
 void log_finish(struct log_printer *p)

@@ -54,6 +54,7 @@ const char *event_hook_name(uint32_t hook);
  * printed again.
  */
 #define LOG_SEEN_SLOTS 1024
+#define LOG_LINE_MAX (3 * 4096)   /* a denial, its path and its rule */
 
 /* Text appended to a denial line (log_rules_why), or NULL. */
 typedef const char *(*log_why_fn)(const struct corral_event *ev,

@@ -78,44 +78,6 @@ static void text_adds(struct text *t, const char *s)
 	text_add(t, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 character at @s (of @n bytes), or 0. */
-static size_t utf8_len(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	uint32_t cp;
-	size_t len;
-
-	if (u[0] < 0x80)
-		return 1;
-	if (u[0] >= 0xc2 && u[0] <= 0xdf)
-		len = 2, cp = u[0] & 0x1f;
-	else if (u[0] >= 0xe0 && u[0] <= 0xef)
-		len = 3, cp = u[0] & 0x0f;
-	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
-		len = 4, cp = u[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (u[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/* Bytes a text file should not hold raw: control bytes, bad UTF-8. */
-static bool raw_ok(const char *s, size_t n)
-{
-	unsigned char c = (unsigned char)s[0];
-
-	return c >= 0x20 && c != 0x7f && utf8_len(s, n);
-}
-
 /*
  * The character at @s (@n bytes left) as written inside quotes, in @tok;
  * returns the bytes of @s it stands for.  At the start of a continuation
@@ -126,13 +88,13 @@ static size_t quoted_char(const char *s, size_t n, bool line_start,
 {
 	static const char plain[] = "\"\\\n\t\r", named[] = "\"\\ntr";
 	const char *esc = strchr(plain, s[0]);
-	size_t len = utf8_len(s, n);
+	size_t len = text_printable_len(s, n);
 
 	if (esc && s[0]) {
 		snprintf(tok, 8, "\\%c", named[esc - plain]);
 		return 1;
 	}
-	if (!raw_ok(s, n) || (line_start && strchr(" ;#", s[0]))) {
+	if (!len || (line_start && strchr(" ;#", s[0]))) {
 		snprintf(tok, 8, "\\x%02x", (unsigned char)s[0]);
 		return 1;
 	}
@@ -150,7 +112,7 @@ static bool needs_quotes(const char *s)
 	    isspace((unsigned char)s[0]) || isspace((unsigned char)s[n - 1]))
 		return true;
 	for (size_t i = 0; i < n; i++) {
-		if (!raw_ok(s + i, n - i))
+		if (!text_printable_len(s + i, n - i))
 			return true;
 		if (s[i] == ';' && i && isspace((unsigned char)s[i - 1]))
 			return true;   /* inih: an inline comment */
@@ -203,12 +165,13 @@ char *profile_comment_text(const char *text, size_t max)
 
 	text_adds(&out, "");
 	for (size_t i = 0, used; i < n; i += used) {
-		used = raw_ok(text + i, n - i) ? utf8_len(text + i, n - i) : 1;
-		if (used == 1 && !raw_ok(text + i, n - i))
+		used = text_printable_len(text + i, n - i);
+		if (used)
+			snprintf(tok, sizeof(tok), "%.*s", (int)used, text + i);
+		else
 			snprintf(tok, sizeof(tok), "\\x%02x",
 				 (unsigned char)text[i]);
-		else
-			snprintf(tok, sizeof(tok), "%.*s", (int)used, text + i);
+		used += !used;
 		if (out.len + strlen(tok) + 3 > max) {
 			text_adds(&out, "...");
 			break;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -147,4 +148,70 @@ void fd_limit_restore(void)
 unsigned long long fd_limit_hard(void)
 {
 	return (unsigned long long)fd_limit_start.rlim_max;
+}
+
+/* Length of the valid UTF-8 character at @s (of @n bytes), or 0. */
+static size_t utf8_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t cp;
+	size_t len;
+
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		len = 2, cp = u[0] & 0x1f;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
+		len = 3, cp = u[0] & 0x0f;
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+		len = 4, cp = u[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+size_t text_printable_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	/* C1 (U+0080-U+009F): some terminals take U+009B for CSI */
+	if (u[0] < 0x20 || u[0] == 0x7f || (u[0] == 0xc2 && n > 1 &&
+					    u[1] < 0xa0))
+		return 0;
+	return utf8_len(s, n);
+}
+
+char *text_escape(const char *in, char *out, size_t size)
+{
+	size_t n = strlen(in), used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0, len; i < n; i += len) {
+		int w;
+
+		len = text_printable_len(in + i, n - i);
+		if (len)
+			w = snprintf(out + used, size - used, "%.*s", (int)len,
+				     in + i);
+		else
+			w = snprintf(out + used, size - used, "\\x%02x",
+				     (unsigned char)in[i]);
+		len += !len;
+		if (w < 0 || (size_t)w >= size - used) {
+			out[used] = '\0';   /* no character cut in two */
+			break;
+		}
+		used += (size_t)w;
+	}
+	return out;
 }

@@ -41,6 +41,19 @@ char *xstrdup(const char *s);
  * @buf (of @size >= 2), holding "?" if the path cannot be read. */
 const char *fd_name(int fd, char *buf, size_t size);
 
+/*
+ * Bytes of the character at @s (@n bytes left) when a terminal shows it
+ * as itself: valid UTF-8 that is no control character (C0, DEL, C1);
+ * 0 otherwise.
+ */
+size_t text_printable_len(const char *s, size_t n);
+/*
+ * @in into @out (@size bytes, truncated) with every byte that
+ * text_printable_len() refuses written as \xNN: for text a sandboxed
+ * process chose (file names, its command name) on the user's terminal.
+ */
+char *text_escape(const char *in, char *out, size_t size);
+
 static inline void freep(void *p)
 {
 	free(*(void **)p);

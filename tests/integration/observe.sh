@@ -50,6 +50,16 @@ symlink|/etc/passwd $work/data/link|EACCES|create $work/data/link
 unlink|$work/data/old.txt|EACCES|remove $work/data/old.txt
 EOF2
 
+# The names in a denial are the command's to choose: a terminal escape
+# in one reaches the log escaped, never raw.
+"$CORRAL" --log --rx "$CORRAL_HELPERS" --ro "$work/data" -- \
+	"$PROBE" create "$work/data/evil"$'\e]0;owned\a\e[2J'.txt >/dev/null 2>"$work/esc.err"
+grep -qF "corral: denied create $work/data/evil\\x1b]0;owned\\x07\\x1b[2J.txt (pid " "$work/esc.err" &&
+	! grep -q $'[\e\a]' "$work/esc.err" &&
+	ok "--log prints a file name's terminal escapes escaped (\\x1b), never raw" ||
+	not_ok "--log prints a file name's terminal escapes escaped (\\x1b), never raw" \
+		"$(cat -v "$work/esc.err")"
+
 out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" --rx /usr -- sh -c 'exit 9' 2>&1)
 is "$?" 9 "--log keeps the command's exit status"
 

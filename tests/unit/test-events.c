@@ -26,6 +26,17 @@ static const struct {
 	const char *log;         /* the line --log prints, or "" */
 	const char *all;         /* the line --log-all prints */
 } cases[] = {
+	{ "a file name holding a terminal escape is printed escaped",
+	  CORRAL_HOOK_OPEN, READ, 0, 7, "/tmp/\x1b]0;owned\x07\x1b[2Jx",
+	  "denied read /tmp/\\x1b]0;owned\\x07\\x1b[2Jx (pid 7 cat)",
+	  "denied read /tmp/\\x1b]0;owned\\x07\\x1b[2Jx (pid 7 cat)" },
+	{ "a C1 control (CSI as UTF-8) is escaped, other UTF-8 kept",
+	  CORRAL_HOOK_OPEN, READ, 0, 7, "/tmp/caf\xc3\xa9\xc2\x9b" "31m",
+	  "denied read /tmp/caf\xc3\xa9\\xc2\\x9b31m (pid 7 cat)",
+	  "denied read /tmp/caf\xc3\xa9\\xc2\\x9b31m (pid 7 cat)" },
+	{ "a byte that is no UTF-8 is escaped", CORRAL_HOOK_OPEN, READ, 0, 7,
+	  "/tmp/a\x9b" "b", "denied read /tmp/a\\x9bb (pid 7 cat)",
+	  "denied read /tmp/a\\x9bb (pid 7 cat)" },
 	{ "the loader's cache", CORRAL_HOOK_OPEN, READ, 0, 7,
 	  "/etc/ld.so.cache", "",
 	  "denied read /etc/ld.so.cache (pid 7 cat)" },
@@ -74,6 +85,32 @@ static const struct {
 	  "denied create /home/u/work/data/evil2.txt (pid 7 cat)" },
 };
 
+/* The command name is the sandboxed process's to choose (PR_SET_NAME). */
+static void test_escaped_comm(void)
+{
+	static struct log_printer log = { .per_second = 20, .all = true };
+	static struct corral_event ev;
+	char *out = NULL;
+	size_t size = 0;
+
+	ev.hook = CORRAL_HOOK_SIGNAL;
+	ev.pid = 9;
+	ev.time_ns = 5000000000ull;
+	strcpy(ev.comm, "\x1b[31mevil");
+	log.out = open_memstream(&out, &size);
+	if (!log.out) {
+		perror("open_memstream");
+		exit(2);
+	}
+	log_print_event(&ev, &log);
+	fclose(log.out);
+	TAP_OK(!strcmp(out, "corral: denied signal (pid 9 \\x1b[31mevil)\n"),
+	       "a command name holding a terminal escape is printed escaped");
+	if (strcmp(out, "corral: denied signal (pid 9 \\x1b[31mevil)\n"))
+		printf("#   got: %s", out);
+	free(out);
+}
+
 int main(void)
 {
 	static struct log_printer log, all;
@@ -121,5 +158,6 @@ int main(void)
 	event_path(&ev, dir, sizeof(dir));
 	TAP_OK(!strcmp(dir, "/home/u/work/data"),
 	       "learn's path of a denied create is its directory (%s)", dir);
+	test_escaped_comm();
 	return tap_done();
 }
