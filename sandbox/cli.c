@@ -120,10 +120,8 @@ static int add_allow(struct policy *policy, const char *arg)
 	names = xstrdup(arg);
 	names[colon - arg] = '\0';
 	if (rights_parse(names, &access, &bad) < 0) {
-		warn_msg("--allow %s: unknown right '%.*s' (rights: read, "
-			 "readdir, write, exec, truncate, create, remove, "
-			 "refer, ioctl; groups: ro, rx, rw, rwx)", arg,
-			 (int)strcspn(bad, ","), bad);
+		warn_msg("--allow %s: unknown right '%.*s' (%s)", arg,
+			 (int)strcspn(bad, ","), bad, rights_hint());
 		return -EINVAL;
 	}
 	policy_add(policy, colon + 1, access, "--allow on the command line");
@@ -152,10 +150,9 @@ static int add_deny(struct policy *policy, const char *arg)
 	names[colon - arg] = '\0';
 	if (colon == arg || !colon[1] ||
 	    rights_parse(names, &deny, &bad) < 0) {
-		warn_msg("--deny %s: unknown right '%.*s' (rights: read, "
-			 "readdir, write, exec, truncate, create, remove, "
-			 "refer, ioctl; groups: ro, rx, rw, rwx)", arg,
-			 bad ? (int)strcspn(bad, ",") : 0, bad ? bad : "");
+		warn_msg("--deny %s: unknown right '%.*s' (%s)", arg,
+			 bad ? (int)strcspn(bad, ",") : 0, bad ? bad : "",
+			 rights_hint());
 		return -EINVAL;
 	}
 	policy_add_deny(policy, colon + 1, deny, false, origin);

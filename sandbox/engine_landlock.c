@@ -66,26 +66,29 @@ struct ruleset_attr {
 		 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | \
 		 LANDLOCK_ACCESS_FS_MAKE_SYM)
 
+/* What each right is in Landlock; a row with an ABI of its own is a
+ * later part of the right (from that ABI), not a right of its own. */
 static const struct {
 	uint32_t corral;
 	__u64 landlock;
-	int abi;              /* first ABI with the right */
-	const char *name;     /* NULL: part of a right listed before */
+	int abi;              /* 0: the right's own (right_landlock_abi) */
 } right_map[] = {
-	{ CORRAL_ACCESS_READ, LANDLOCK_ACCESS_FS_READ_FILE, 1, "read" },
-	{ CORRAL_ACCESS_READDIR, LANDLOCK_ACCESS_FS_READ_DIR, 1, "readdir" },
-	{ CORRAL_ACCESS_WRITE, LANDLOCK_ACCESS_FS_WRITE_FILE, 1, "write" },
-	{ CORRAL_ACCESS_EXEC, LANDLOCK_ACCESS_FS_EXECUTE, 1, "exec" },
-	{ CORRAL_ACCESS_CREATE, LL_MAKE, 1, "create" },
+	{ CORRAL_ACCESS_READ, LANDLOCK_ACCESS_FS_READ_FILE, 0 },
+	{ CORRAL_ACCESS_READDIR, LANDLOCK_ACCESS_FS_READ_DIR, 0 },
+	{ CORRAL_ACCESS_WRITE, LANDLOCK_ACCESS_FS_WRITE_FILE, 0 },
+	{ CORRAL_ACCESS_EXEC, LANDLOCK_ACCESS_FS_EXECUTE, 0 },
+	{ CORRAL_ACCESS_CREATE, LL_MAKE, 0 },
 	{ CORRAL_ACCESS_REMOVE, LANDLOCK_ACCESS_FS_REMOVE_DIR |
-				LANDLOCK_ACCESS_FS_REMOVE_FILE, 1, "remove" },
-	{ CORRAL_ACCESS_REFER, LANDLOCK_ACCESS_FS_REFER, 2, "refer" },
-	{ CORRAL_ACCESS_TRUNCATE, LANDLOCK_ACCESS_FS_TRUNCATE, 3, "truncate" },
-	{ CORRAL_ACCESS_IOCTL, LANDLOCK_ACCESS_FS_IOCTL_DEV, 5, "ioctl" },
-	{ CORRAL_ACCESS_WRITE, CORRAL_LL_FS_RESOLVE_UNIX, 9, NULL },
+				LANDLOCK_ACCESS_FS_REMOVE_FILE, 0 },
+	{ CORRAL_ACCESS_REFER, LANDLOCK_ACCESS_FS_REFER, 0 },
+	{ CORRAL_ACCESS_TRUNCATE, LANDLOCK_ACCESS_FS_TRUNCATE, 0 },
+	{ CORRAL_ACCESS_IOCTL, LANDLOCK_ACCESS_FS_IOCTL_DEV, 0 },
+	{ CORRAL_ACCESS_WRITE, CORRAL_LL_FS_RESOLVE_UNIX, 9 },
 };
 
 #define N_RIGHTS (sizeof(right_map) / sizeof(right_map[0]))
+/* The newest ABI that brought a file right (ioctl) */
+#define LANDLOCK_RIGHTS_ABI 5
 
 int landlock_abi(void)
 {
@@ -99,9 +102,13 @@ static __u64 to_landlock(uint32_t access, int abi)
 {
 	__u64 ll = 0;
 
-	for (size_t i = 0; i < N_RIGHTS; i++)
-		if ((access & right_map[i].corral) && abi >= right_map[i].abi)
+	for (size_t i = 0; i < N_RIGHTS; i++) {
+		int first = right_map[i].abi ? right_map[i].abi :
+			    right_landlock_abi(right_map[i].corral);
+
+		if ((access & right_map[i].corral) && abi >= first)
 			ll |= right_map[i].landlock;
+	}
 	return ll;
 }
 
@@ -110,11 +117,15 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < N_RIGHTS && used < size; i++)
-		if (abi < right_map[i].abi && right_map[i].name)
-			used += (size_t)snprintf(buf + used, size - used,
-						 "the %s right, ",
-						 right_map[i].name);
+	/* in the order Landlock added them */
+	for (int level = abi + 1; level <= LANDLOCK_RIGHTS_ABI; level++)
+		for (uint32_t bit = 1; bit & CORRAL_ACCESS_ALL && used < size;
+		     bit <<= 1)
+			if (right_landlock_abi(bit) == level)
+				used += (size_t)snprintf(buf + used,
+							 size - used,
+							 "the %s right, ",
+							 right_name(bit));
 	if (abi < 6 && used < size)
 		used += (size_t)snprintf(buf + used, size - used,
 					 "signal and abstract-socket scoping, ");

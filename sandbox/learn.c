@@ -118,17 +118,12 @@ static uint32_t group_for(uint32_t access)
 	return group;
 }
 
+/* A learned rule's key: a group, or readdir alone (rule_group). */
 static const char *group_name(uint32_t group)
 {
-	if (group == CORRAL_GROUP_RWX)
-		return "rwx";
-	if (group == CORRAL_GROUP_RW)
-		return "rw";
-	if (group == CORRAL_GROUP_RX)
-		return "rx";
 	if (group == CORRAL_ACCESS_READDIR)
-		return "readdir";
-	return "ro";
+		return right_name(group);
+	return rights_group_name(group) ? rights_group_name(group) : "ro";
 }
 
 static char *parent_of(const char *path)

@@ -17,24 +17,10 @@ struct name_bits {
 	uint32_t bits;
 };
 
-static const struct name_bits right_names[] = {
-	{ "read",     CORRAL_ACCESS_READ },
-	{ "readdir",  CORRAL_ACCESS_READDIR },
-	{ "write",    CORRAL_ACCESS_WRITE },
-	{ "exec",     CORRAL_ACCESS_EXEC },
-	{ "truncate", CORRAL_ACCESS_TRUNCATE },
-	{ "create",   CORRAL_ACCESS_CREATE },
-	{ "remove",   CORRAL_ACCESS_REMOVE },
-	{ "refer",    CORRAL_ACCESS_REFER },
-	{ "ioctl",    CORRAL_ACCESS_IOCTL },
-};
-
-static const struct name_bits group_names[] = {
-	{ "ro",  CORRAL_GROUP_RO },
-	{ "rx",  CORRAL_GROUP_RX },
-	{ "rw",  CORRAL_GROUP_RW },
-	{ "rwx", CORRAL_GROUP_RWX },
-};
+#define NAME_BITS(bits, name, ...) { name, bits },
+static const struct name_bits right_names[] = { CORRAL_RIGHTS(NAME_BITS) };
+static const struct name_bits group_names[] = { CORRAL_GROUPS(NAME_BITS) };
+#undef NAME_BITS
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -51,6 +37,83 @@ static uint32_t lookup(const struct name_bits *table, size_t n,
 uint32_t rights_group(const char *name)
 {
 	return lookup(group_names, N_ELEMS(group_names), name, strlen(name));
+}
+
+static const char *name_of(const struct name_bits *table, size_t n,
+			   uint32_t bits)
+{
+	for (size_t i = 0; i < n; i++)
+		if (table[i].bits == bits)
+			return table[i].name;
+	return NULL;
+}
+
+const char *rights_group_name(uint32_t access)
+{
+	return name_of(group_names, N_ELEMS(group_names), access);
+}
+
+const char *right_name(uint32_t bit)
+{
+	return name_of(right_names, N_ELEMS(right_names), bit);
+}
+
+int right_landlock_abi(uint32_t bit)
+{
+#define RIGHT_ABI(bits, name, abi) if (bit == (bits)) return abi;
+	CORRAL_RIGHTS(RIGHT_ABI)
+#undef RIGHT_ABI
+	return 0;
+}
+
+static size_t append_names(char *buf, size_t size, size_t used,
+			   const struct name_bits *table, size_t n)
+{
+	for (size_t i = 0; i < n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 table[i].name, i + 1 < n ? ", " : "");
+	return used;
+}
+
+const char *rights_hint(void)
+{
+	static char hint[160];
+	size_t used;
+
+	if (hint[0])
+		return hint;
+	used = (size_t)snprintf(hint, sizeof(hint), "rights: ");
+	used = append_names(hint, sizeof(hint), used, right_names,
+			    N_ELEMS(right_names));
+	if (used < sizeof(hint))
+		used += (size_t)snprintf(hint + used, sizeof(hint) - used,
+					 "; groups: ");
+	append_names(hint, sizeof(hint), used, group_names,
+		     N_ELEMS(group_names));
+	return hint;
+}
+
+const char *policy_setting_key(enum policy_setting setting)
+{
+#define SETTING_KEY(e, key) [e] = key,
+	static const char *const keys[POLICY_N_SETTINGS] = {
+		POLICY_SETTINGS(SETTING_KEY)
+	};
+#undef SETTING_KEY
+
+	return (unsigned)setting < POLICY_N_SETTINGS ? keys[setting] : "?";
+}
+
+const char *policy_value_word(enum policy_value value)
+{
+	switch (value) {
+#define VALUE_WORD(e, word) case e: return word;
+	POLICY_VALUES(VALUE_WORD)
+#undef VALUE_WORD
+	case POLICY_UNSET:
+	default:
+		return "?";
+	}
 }
 
 int rights_parse(const char *text, uint32_t *access, const char **bad)

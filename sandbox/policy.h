@@ -12,7 +12,29 @@
 
 #include "corral_abi.h"
 
-/* Groups of rights (DESIGN.md section 2). */
+/*
+ * Every right once: its bit, the name flags, profiles and messages use,
+ * and the first Landlock ABI that enforces it (engine_landlock.c).
+ */
+#define CORRAL_RIGHTS(X)				\
+	X(CORRAL_ACCESS_READ, "read", 1)		\
+	X(CORRAL_ACCESS_READDIR, "readdir", 1)		\
+	X(CORRAL_ACCESS_WRITE, "write", 1)		\
+	X(CORRAL_ACCESS_EXEC, "exec", 1)		\
+	X(CORRAL_ACCESS_TRUNCATE, "truncate", 3)	\
+	X(CORRAL_ACCESS_CREATE, "create", 1)		\
+	X(CORRAL_ACCESS_REMOVE, "remove", 1)		\
+	X(CORRAL_ACCESS_REFER, "refer", 2)		\
+	X(CORRAL_ACCESS_IOCTL, "ioctl", 5)
+
+/* The groups of rights, smallest first: --ro, ro = ... (DESIGN.md
+ * section 2). */
+#define CORRAL_GROUPS(X)		\
+	X(CORRAL_GROUP_RO, "ro")	\
+	X(CORRAL_GROUP_RX, "rx")	\
+	X(CORRAL_GROUP_RW, "rw")	\
+	X(CORRAL_GROUP_RWX, "rwx")
+
 #define CORRAL_GROUP_RO  (CORRAL_ACCESS_READ | CORRAL_ACCESS_READDIR)
 #define CORRAL_GROUP_RX  (CORRAL_GROUP_RO | CORRAL_ACCESS_EXEC)
 #define CORRAL_GROUP_RW  (CORRAL_GROUP_RO | CORRAL_ACCESS_WRITE | \
@@ -56,23 +78,37 @@ struct opened_rule {
  * to --engine=auto).  POLICY_UNSET means no profile said anything: the
  * default applies (exec-anonymous no, unix-connect scoped, require any).
  */
+/* Each [sandbox] setting: its enum and its key. */
+#define POLICY_SETTINGS(X)				\
+	X(POLICY_EXEC_ANONYMOUS, "exec-anonymous")	\
+	X(POLICY_UNIX_CONNECT, "unix-connect")		\
+	X(POLICY_REQUIRE, "require")			\
+	X(POLICY_QUIET, "quiet")
+
+/* Each value a setting can take, and its word. */
+#define POLICY_VALUES(X)			\
+	X(POLICY_NO, "no")       /* exec-anonymous, quiet */ \
+	X(POLICY_YES, "yes")				\
+	X(POLICY_SCOPED, "scoped") /* unix-connect */	\
+	X(POLICY_ALLOW, "allow")			\
+	X(POLICY_ANY, "any")     /* require */		\
+	X(POLICY_BPF, "bpf")
+
+#define POLICY_ENUM(e, word) e,
 enum policy_setting {
-	POLICY_EXEC_ANONYMOUS,
-	POLICY_UNIX_CONNECT,
-	POLICY_REQUIRE,
-	POLICY_QUIET,
+	POLICY_SETTINGS(POLICY_ENUM)
 	POLICY_N_SETTINGS,
 };
 
 enum policy_value {
 	POLICY_UNSET = 0,
-	POLICY_NO,       /* exec-anonymous */
-	POLICY_YES,
-	POLICY_SCOPED,   /* unix-connect */
-	POLICY_ALLOW,
-	POLICY_ANY,      /* require */
-	POLICY_BPF,
+	POLICY_VALUES(POLICY_ENUM)
 };
+#undef POLICY_ENUM
+
+/* "exec-anonymous"; "yes", or "?" for POLICY_UNSET. */
+const char *policy_setting_key(enum policy_setting setting);
+const char *policy_value_word(enum policy_value value);
 
 struct policy_sandbox {
 	enum policy_value value[POLICY_N_SETTINGS];
@@ -172,6 +208,14 @@ int rights_parse(const char *text, uint32_t *access, const char **bad);
 char *rights_format(uint32_t access, char *buf, size_t size);
 /* Access bits of a group name ("ro", "rx", "rw", "rwx"), or 0. */
 uint32_t rights_group(const char *name);
+/* The group @access is exactly ("rw"), or NULL. */
+const char *rights_group_name(uint32_t access);
+/* The name of the one right @bit ("truncate"), or NULL. */
+const char *right_name(uint32_t bit);
+/* The first Landlock ABI that enforces the right @bit. */
+int right_landlock_abi(uint32_t bit);
+/* "rights: read, ..., ioctl; groups: ro, rx, rw, rwx", for errors. */
+const char *rights_hint(void);
 
 void policy_add(struct policy *policy, const char *path, uint32_t access,
 		const char *origin);

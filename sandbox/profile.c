@@ -52,42 +52,38 @@ enum key_kind {
 	KEY_NET_RULE,      /* [network] connect-tcp = 443, ... */
 };
 
-struct word {
-	const char *word;
-	enum policy_value value;
+/* The values a setting takes, POLICY_UNSET-terminated. */
+static const enum policy_value yes_no[] = {
+	POLICY_NO, POLICY_YES, POLICY_UNSET,
 };
-
-static const struct word yes_no[] = {
-	{ "no", POLICY_NO }, { "yes", POLICY_YES }, { NULL, POLICY_UNSET },
+static const enum policy_value scoped_allow[] = {
+	POLICY_SCOPED, POLICY_ALLOW, POLICY_UNSET,
 };
-static const struct word scoped_allow[] = {
-	{ "scoped", POLICY_SCOPED }, { "allow", POLICY_ALLOW },
-	{ NULL, POLICY_UNSET },
-};
-static const struct word any_bpf[] = {
-	{ "any", POLICY_ANY }, { "bpf", POLICY_BPF }, { NULL, POLICY_UNSET },
+static const enum policy_value any_bpf[] = {
+	POLICY_ANY, POLICY_BPF, POLICY_UNSET,
 };
 
 struct key {
 	const char *section;
-	const char *name;            /* NULL: any rights list */
+	const char *name;            /* NULL: any rights list, or a
+					setting (policy_setting_key) */
 	enum key_kind kind;
 	enum policy_setting setting; /* KEY_SETTING only */
-	const struct word *words;    /* KEY_SETTING only */
+	const enum policy_value *words; /* KEY_SETTING only */
 };
 
 #define KEY(section, name, kind) { section, name, kind, 0, NULL }
-#define SETTING(name, setting, words) \
-	{ "sandbox", name, KEY_SETTING, setting, words }
+#define SETTING(setting, words) \
+	{ "sandbox", NULL, KEY_SETTING, setting, words }
 
 static const struct key keys[] = {
 	KEY("profile", "description", KEY_DESCRIPTION),
 	KEY("profile", "include", KEY_INCLUDE),
 	KEY("filesystem", NULL, KEY_RIGHTS),
-	SETTING("exec-anonymous", POLICY_EXEC_ANONYMOUS, yes_no),
-	SETTING("unix-connect", POLICY_UNIX_CONNECT, scoped_allow),
-	SETTING("require", POLICY_REQUIRE, any_bpf),
-	SETTING("quiet", POLICY_QUIET, yes_no),
+	SETTING(POLICY_EXEC_ANONYMOUS, yes_no),
+	SETTING(POLICY_UNIX_CONNECT, scoped_allow),
+	SETTING(POLICY_REQUIRE, any_bpf),
+	SETTING(POLICY_QUIET, yes_no),
 	KEY("environment", "unset", KEY_UNSET),
 	KEY("network", "net", KEY_NET_MODE),
 	KEY("network", "connect-tcp", KEY_NET_RULE),
@@ -95,10 +91,6 @@ static const struct key keys[] = {
 	KEY("network", "connect-udp", KEY_NET_RULE),
 	KEY("network", "bind-udp", KEY_NET_RULE),
 };
-
-static const char rights_hint[] =
-	"rights: read, readdir, write, exec, truncate, create, remove, refer, "
-	"ioctl; groups: ro, rx, rw, rwx";
 
 static bool known_section(const char *section)
 {
@@ -108,12 +100,21 @@ static bool known_section(const char *section)
 	return false;
 }
 
+/* The key's name; NULL for [filesystem]'s "any rights list". */
+static const char *key_name(const struct key *key)
+{
+	return key->kind == KEY_SETTING ? policy_setting_key(key->setting)
+					: key->name;
+}
+
 static const struct key *find_key(const char *section, const char *name)
 {
 	for (size_t i = 0; i < N_ELEMS(keys); i++) {
+		const char *key = key_name(&keys[i]);
+
 		if (strcmp(keys[i].section, section))
 			continue;
-		if (!keys[i].name || !strcmp(keys[i].name, name))
+		if (!key || !strcmp(key, name))
 			return &keys[i];
 	}
 	return NULL;
@@ -126,22 +127,23 @@ static const char *keys_of(const char *section, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < N_ELEMS(keys) && used < size; i++)
-		if (!strcmp(keys[i].section, section) && keys[i].name)
+		if (!strcmp(keys[i].section, section) && key_name(&keys[i]))
 			used += (size_t)snprintf(buf + used, size - used,
 						 "%s%s", used ? ", " : "",
-						 keys[i].name);
+						 key_name(&keys[i]));
 	return buf;
 }
 
-static const char *words_of(const struct word *words, char *buf,
+static const char *words_of(const enum policy_value *words, char *buf,
 			    size_t size)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; words[i].word && used < size; i++)
+	for (size_t i = 0; words[i] != POLICY_UNSET && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, "%s%s",
-					 i ? " or " : "", words[i].word);
+					 i ? " or " : "",
+					 policy_value_word(words[i]));
 	return buf;
 }
 
@@ -575,7 +577,7 @@ static void on_deny(struct frame *f, const char *value, bool optional)
 	list[n] = '\0';
 	if (rights_parse(list, &deny, &bad) < 0) {
 		error_at(f, "unknown right '%.*s' in deny = %s (%s)",
-			 (int)strcspn(bad, ","), bad, value, rights_hint);
+			 (int)strcspn(bad, ","), bad, value, rights_hint());
 		return;
 	}
 	add_path(f, 0, deny, colon + 1, optional);
@@ -600,7 +602,7 @@ static void on_rights(struct frame *f, const char *name, const char *value,
 	}
 	if (rights_parse(list, &access, &bad) < 0) {
 		error_at(f, "unknown right '%.*s' in key '%s' (%s)",
-			 (int)strcspn(bad, ","), bad, name, rights_hint);
+			 (int)strcspn(bad, ","), bad, name, rights_hint());
 		return;
 	}
 	add_path(f, access, 0, value, optional);
@@ -611,16 +613,15 @@ static void on_setting(struct frame *f, const struct key *key,
 {
 	char origin[PATH_MAX + 32], words[64];
 
-	for (size_t i = 0; key->words[i].word; i++) {
-		if (strcmp(key->words[i].word, value))
+	for (size_t i = 0; key->words[i] != POLICY_UNSET; i++) {
+		if (strcmp(policy_value_word(key->words[i]), value))
 			continue;
 		snprintf(origin, sizeof(origin), "profile %s:%d", f->name,
 			 f->at);
-		policy_set(f->ld->policy, key->setting, key->words[i].value,
-			   origin);
+		policy_set(f->ld->policy, key->setting, key->words[i], origin);
 		return;
 	}
-	error_at(f, "bad value '%s' for %s (use %s)", value, key->name,
+	error_at(f, "bad value '%s' for %s (use %s)", value, key_name(key),
 		 words_of(key->words, words, sizeof(words)));
 }
 

@@ -18,35 +18,11 @@
 #include "netrule.h"
 #include "util.h"
 
-static const char *const setting_keys[POLICY_N_SETTINGS] = {
-	[POLICY_EXEC_ANONYMOUS] = "exec-anonymous",
-	[POLICY_UNIX_CONNECT] = "unix-connect",
-	[POLICY_REQUIRE] = "require",
-	[POLICY_QUIET] = "quiet",
-};
-
-static const char *value_word(enum policy_value value)
-{
-	switch (value) {
-	case POLICY_NO:     return "no";
-	case POLICY_YES:    return "yes";
-	case POLICY_SCOPED: return "scoped";
-	case POLICY_ALLOW:  return "allow";
-	case POLICY_ANY:    return "any";
-	case POLICY_BPF:    return "bpf";
-	case POLICY_UNSET:
-	default:            return "?";
-	}
-}
-
 const char *profile_rights_key(uint32_t access, char *buf, size_t size)
 {
-	static const char *const groups[] = { "rwx", "rw", "rx", "ro" };
+	const char *group = rights_group_name(access);
 
-	for (size_t i = 0; i < sizeof(groups) / sizeof(*groups); i++)
-		if (rights_group(groups[i]) == access)
-			return groups[i];
-	return rights_format(access, buf, size);
+	return group ? group : rights_format(access, buf, size);
 }
 
 /* "profile npm.profile:9" prints as "npm.profile:9". */
@@ -299,9 +275,9 @@ void profile_print(FILE *out, const struct policy *policy,
 		if (!any)
 			fputs("\n[sandbox]\n", out);
 		any = true;
-		fprintf(out, "%s = %-*s ; %s\n", setting_keys[i],
-			(int)(37 - strlen(setting_keys[i])),
-			value_word(sb->value[i]),
+		fprintf(out, "%s = %-*s ; %s\n", policy_setting_key(i),
+			(int)(37 - strlen(policy_setting_key(i))),
+			policy_value_word(sb->value[i]),
 			short_origin(sb->origin[i] ? sb->origin[i] : "?"));
 	}
 	if (policy->n_unset)
