@@ -212,7 +212,7 @@ static void reclaim_dead_rules(struct bpf_engine *e)
 /*
  * Run only when a map is full, not on every launch: each pass walks every
  * bucket of the rules map (65536), and that walk was a sixth of a
- * launch's CPU time (1 of 5.8 ms under TCG).  Returns whether it ran now,
+ * launch's CPU time (tests/bench/RESULTS.md).  Returns whether it ran now,
  * that is whether retrying may help.
  */
 static bool reclaim_dead(struct bpf_engine *e)

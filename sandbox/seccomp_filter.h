@@ -5,7 +5,7 @@
  * They are built by libseccomp when corral is built (seccomp-gen, from
  * seccomp_filter.c and seccomp_parser.c) and loaded here as BPF: building
  * them at every launch cost more CPU time than the rest of the launcher's
- * own work (1.5 of 5.8 ms under TCG, issue 9 (d)).
+ * own work (sandbox/README.md; the figures are in tests/bench/RESULTS.md).
  */
 #ifndef CORRAL_SECCOMP_FILTER_H
 #define CORRAL_SECCOMP_FILTER_H

@@ -29,12 +29,12 @@
  * per system call number of each architecture (~900 on x86-64) to find
  * the calls it always allows, and skips the filter for those later.
  * Worth it for the sandbox, whose command makes millions of calls; for
- * the parser, which makes a few dozen and exits, building the cache cost
- * ~0.13 ms of a launch under TCG.  A first instruction that loads a
- * system call argument ends that emulation at once (the kernel cannot
- * cache what depends on arguments); the filter's own first instruction
- * loads the architecture again, and BPF jumps are relative, so what the
- * filter decides is unchanged.
+ * the parser, which makes a few dozen and exits, building the cache was
+ * a cost of its own (tests/bench/RESULTS.md).  A first instruction that
+ * loads a system call argument ends that emulation at once (the kernel
+ * cannot cache what depends on arguments); the filter's own first
+ * instruction loads the architecture again, and BPF jumps are relative,
+ * so what the filter decides is unchanged.
  */
 enum cache_choice { KERNEL_CACHE, NO_KERNEL_CACHE };
 

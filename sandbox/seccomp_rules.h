@@ -26,8 +26,9 @@ int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
 /*
  * Sorts the system call checks into a binary tree.  The kernel emulates a
  * new filter once per system call number when it is loaded (its action
- * cache); down a linear list of 40-odd checks that cost 0.4-0.5 ms of a
- * launch under TCG, twice.  0 or -errno after a message.
+ * cache); down a linear list of 40-odd checks that was a measurable part
+ * of a launch, twice (tests/bench/RESULTS.md).  0 or -errno after a
+ * message.
  */
 int seccomp_optimize(scmp_filter_ctx ctx);
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/deb/in-guest.sh DEB: issue 11's install/purge test.  Installs
+# tests/deb/in-guest.sh DEB: the Debian package's install/purge test.  Installs
 # corral's .deb with apt-get, checks what postinst made, runs a shipped
 # profile as an unprivileged user under the bpf engine, runs postinst again
 # and upgrades, then purges and checks that nothing is left.  TAP.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # installed.sh: corral as a package installs it (setgid corral, cap_bpf+p
-# in /usr/local/bin), used by an ordinary user (nobody) the way issue 24
-# found it wanting: what only the installed launcher shows.
+# in /usr/local/bin), used by an ordinary user (nobody) the way a new
+# user meets it: what only the installed launcher shows.
 #
 #   - TMPDIR: glibc removes it from a secure-exec program's environment,
 #     yet ${TMPDIR} in a profile must be the user's (gcc's temporary files
@@ -55,7 +55,7 @@ as_user() {
 	rc=$?
 }
 
-# ---- point 1: TMPDIR reaches the profile ------------------------------------
+# ---- TMPDIR reaches the profile ------------------------------------
 
 as_user env TMPDIR="$W/tmp" "$UC" --print-profile=gcc
 if [[ $out == *"rw = $W/tmp "* ]] && [[ $out != *"rw = /tmp "* ]]; then
@@ -75,7 +75,7 @@ for eng in bpf landlock; do
 	fi
 done
 
-# ---- point 12: a launcher the user cannot reach the maps with ---------------
+# ---- a launcher the user cannot reach the maps with ---------------
 
 # named corral (another name is argv[0] mode), not under nosuid /tmp
 mkdir -p /usr/local/lib && NGD=$(mktemp -d /usr/local/lib/corral-nogroup.XXXXXX) ||
@@ -105,7 +105,7 @@ as_user "$NG" status
 	not_ok "cap_bpf+p but not setgid corral: corral status gives the whole reason" \
 		"exit $rc" "$out"
 
-# ---- point 8: setup refused by the kernel (EPERM) ------------------------------
+# ---- setup refused by the kernel (EPERM) ------------------------------
 # Root without capabilities: the kernel refuses the programs before any
 # verifier runs, so the hint must not point at --debug.
 
@@ -117,7 +117,7 @@ rc=$?
 	not_ok "setup refused with EPERM: the hint names what refuses BPF, not --debug" \
 		"exit $rc" "$out"
 
-# ---- point 12: make install as root creates the group corral --------------------
+# ---- make install as root creates the group corral --------------------
 
 if [ -f "$SRC/Makefile" ] && type -P make >/dev/null && type -P getcap >/dev/null; then
 	groupdel corral
@@ -131,7 +131,7 @@ if [ -f "$SRC/Makefile" ] && type -P make >/dev/null && type -P getcap >/dev/nul
 else
 	skip "make install as root creates the group corral" "no build tree, make or getcap"
 fi
-# ---- point 12: the administrator's profiles, where make install puts them -------
+# ---- the administrator's profiles, where make install puts them -------
 
 if [ -f "$SRC/Makefile" ] && type -P make >/dev/null; then
 	mk() { sed -n "s/^$1 = //p" "$SRC/Makefile"; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# many-rules.sh: issue 24 point 9 with the bpf engine (in-guest.sh ran
+# many-rules.sh: large profiles with the bpf engine (in-guest.sh ran
 # setup): a profile of 1,000 rules launches and each rule is enforced,
 # the first and the last message's; past 4,096, one line names the
 # limit; 'corral check' refuses what the launch refuses, in its words.

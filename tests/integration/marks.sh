@@ -1,6 +1,6 @@
 #!/bin/bash
-# marks.sh: the interest mask (issue 9) - a mark must never outlive the
-# ancestry it was computed from.
+# marks.sh: the interest mask (bpf/README.md, "Marks") - a mark must
+# never outlive the ancestry it was computed from.
 #
 # Each scenario is a sandboxed probe that makes a first set of accesses
 # (which leave marks on the directories used), waits for a file, and makes

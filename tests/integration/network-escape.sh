@@ -1,5 +1,5 @@
 #!/bin/bash
-# network-escape.sh: issue 10's network escape suite.  A sandbox may
+# network-escape.sh: the network rules' escape suite.  A sandbox may
 # connect to 127.0.0.1:5001, bind 127.0.0.1:7000 and send UDP to
 # 127.0.0.1:53, nothing else; each case is a way around that, and must
 # fail with corral's EACCES (not the kernel's EPERM of a dropped
@@ -101,7 +101,7 @@ expect_net corral "control inside: the allowed connect and send still work" \
 	"$RULES" "connect-tcp $L 5001 + connect-tcp ::ffff:$L 5001 + sendto-udp $L 53" \
 	"OK OK OK"
 
-# ---- source routes (issue 22) -------------------------------------------
+# ---- source routes ---------------------------------------------------------
 #
 # Allowed: UDP to [A6]:9999 and A4:9999, neither reachable from the guest
 # (lo only: a plain sendto gets ENETUNREACH).  A source route naming

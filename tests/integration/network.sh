@@ -1,6 +1,7 @@
 #!/bin/bash
-# network.sh: issue 10's network rules on the bpf engine (and, at the end,
-# what the Landlock engine does with them).  Every target is a loopback
+# network.sh: the network rules (--connect-tcp and the like, corral(1)) on
+# the bpf engine (and, at the end, what the Landlock engine does with
+# them).  Every target is a loopback
 # address: a dual-stack listener outside the sandbox serves ports 5001-5003
 # on 127.0.0.0/8, ::1 and ::ffff:127.0.0.1; binds use ports 7000-7003.
 #
@@ -53,7 +54,7 @@ corral: profile $T/bad.profile:6: bind-udp: '::1:80': an IPv6 address goes in br
 corral: profile $T/bad.profile:7: bad value 'some' for net (use all, none or rules)" \
 	"bad ports, ranges and addresses are errors with file:line, exit 125"
 
-# ---- host names (issue 25, point 3): resolved at launch, loopback only -----
+# ---- host names: resolved at launch (sandbox/README.md), loopback only -----
 
 got=$("$CORRAL" --connect-tcp 'localhost:80' --print-profile 2>&1 | grep -A1 '^connect-tcp')
 is "$? $(head -1 <<<"$got")" "0 connect-tcp = localhost:80               ; --connect-tcp on the command line" \

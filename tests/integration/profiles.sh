@@ -384,7 +384,7 @@ if have git git "git: init, add and commit in the project" \
 	refused "git: cannot fetch from a port its profile does not allow" \
 		"Failed to connect to 127.0.0.1 port $DENIED"
 fi
-# ${PROJECT} (issue 24, point 2): from a subdirectory, the work tree above
+# ${PROJECT} (corral.profile(5)): from a subdirectory, the work tree above
 if have git git "git: status and commit from a subdirectory of the work tree"; then
 	mkdir -p "$P/sub/deeper" && echo x >"$P/sub/deeper/x.txt"
 	cd "$P/sub/deeper" || exit 1

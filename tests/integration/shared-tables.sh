@@ -1,7 +1,8 @@
 #!/bin/bash
-# shared-tables.sh: issue 22's "who can fill it" and "what if it dies
-# here".  One sandbox must not exhaust a table the others need, and a
-# launcher killed at any point of a launch must leave nothing behind.
+# shared-tables.sh: two questions asked of every shared table, "who can
+# fill it" and "what if it dies here".  One sandbox must not exhaust a
+# table the others need, and a launcher killed at any point of a launch
+# must leave nothing behind.
 # Attacks run as nobody against corral installed as a distribution
 # installs it (setgid corral, cap_bpf+p); the second sandbox belongs to
 # another user (uid 65533).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# check-refusals.sh: issue 24 point 9 on the host (Landlock engine).
+# check-refusals.sh: large and refused profiles on the host (Landlock engine).
 #
 #   - 'corral check FILE' refuses what a launch with the profile refuses,
 #     with the same lines on stderr and the same exit status (125): a

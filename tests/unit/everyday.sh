@@ -1,5 +1,5 @@
 #!/bin/bash
-# everyday.sh: issue 24 on the host, where the bpf LSM cannot be used and
+# everyday.sh: everyday use on the host, where the bpf LSM cannot be used and
 # corral falls back to Landlock: the messages a new user meets.
 #
 #   - the fallback warning: one line under 100 characters, once (network
@@ -48,7 +48,7 @@ one_short_line() {
 	fi
 }
 
-# ---- point 3: the fallback warning -------------------------------------------
+# ---- the fallback warning -------------------------------------------
 
 run "$CORRAL" --rx /usr -- true
 one_short_line "fallback: one line under 100 characters naming 'corral status'"
@@ -98,7 +98,7 @@ rc=$?
 	not_ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" \
 		"exit $rc:" "$out"
 
-# ---- point 8: hints that work ---------------------------------------------------
+# ---- hints that work ---------------------------------------------------
 
 run "$CORRAL" --ro "$T/missing" --rx /usr -- true
 [ "$rc" = 125 ] && [[ $err == *"missing: No such file or directory (--ro on the command line); create it, or leave the flag out" ]] &&
@@ -121,7 +121,7 @@ run "$CORRAL" --profile nosuch.profile -- true
 	ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" ||
 	not_ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" "$err"
 
-# ---- point 4: the build tree's profiles --------------------------------------
+# ---- the build tree's profiles --------------------------------------
 
 out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$CORRAL" --print-profile=git 2>&1)
 rc=$?
@@ -135,7 +135,7 @@ out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$T/corral" profiles 2
 	ok "a copy of the binary elsewhere does not read the build tree's profiles" ||
 	not_ok "a copy of the binary elsewhere does not read the build tree's profiles" "$out"
 
-# ---- point 4: README's requirements, as .ci/run reads them ---------------------
+# ---- README's requirements, as .ci/run reads them ---------------------
 
 eval "$(sed -n '/^readme_pkgs() {/,/^}/p' "$SRC/.ci/run")"
 if type readme_pkgs >/dev/null 2>&1; then
@@ -166,7 +166,7 @@ for want in "sudo make install" "corral profiles" "ln -s /usr/local/bin/corral" 
 		ok "README shows '$want'" || not_ok "README shows '$want'"
 done
 
-# ---- point 12: make install stays under the prefix; sysconfdir is read -------
+# ---- make install stays under the prefix; sysconfdir is read -------
 
 BUILD=$(dirname "$CORRAL")
 if [ -f "$BUILD/Makefile" ] && type -P make >/dev/null; then
@@ -198,7 +198,7 @@ else
 	skip "the search path names \$(sysconfdir)/corral/profiles" "CORRAL_SYSCONFDIR is not set"
 fi
 
-# ---- point 6: argv[0] mode searches PATH as execvp does -----------------------
+# ---- argv[0] mode searches PATH as execvp does -----------------------
 # $T/a6/bin/ls -> corral first in PATH, then one directory holding a shim
 # of the kind named, then the real ls.  ls.profile grants $T/a6/granted,
 # so that a shim there is refused by its interpreter, not the sandbox.
@@ -247,13 +247,13 @@ rc=$?
 is "$rc:$out" "127:corral: ls: command not found in PATH (other than corral itself)" \
 	"argv[0] mode: only corral in PATH: exit 127"
 
-# ---- point 14: argv[0] mode keeps the name typed ------------------------------
+# ---- argv[0] mode keeps the name typed ------------------------------
 
 as_ls "$A6/noexec" /nonexistent
 is "$rc:$out" "2:ls: cannot access '/nonexistent': No such file or directory" \
 	"argv[0] mode: the program's own messages say 'ls:', not '/usr/bin/ls:'"
 
-# ---- point 14: -h, -V, help ----------------------------------------------------
+# ---- -h, -V, help ----------------------------------------------------
 
 for args in -h --help help; do
 	out=$("$CORRAL" $args 2>&1)

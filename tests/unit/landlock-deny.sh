@@ -1,5 +1,5 @@
 #!/bin/bash
-# landlock-deny.sh: deny rules under the Landlock engine (issue 25), on the
+# landlock-deny.sh: deny rules under the Landlock engine (--deny), on the
 # host.  Landlock can only add rights, so corral makes a deny by allowing
 # what is around it (sandbox/landlock_deny.c); each case runs the static
 # probe under `corral --engine=landlock` on a small home-like tree and

@@ -1,5 +1,5 @@
 #!/bin/bash
-# profile-text.sh: issue 24, points 10 and 11, as a user meets them.
+# profile-text.sh: profile errors and --print-profile, as a user meets them.
 #
 #   - a broken line is named once, at its own line, in line order: a
 #     '[filesystem' header reports its missing ']' and nothing about the
@@ -23,7 +23,7 @@ run() {
 	rc=$?
 }
 
-# ---- point 10: errors at the right line, naming the file ---------------------
+# ---- errors at the right line, naming the file ---------------------
 
 # each case: NAME|PROFILE TEXT (printf format)|the one expected stderr line
 while IFS='|' read -r name text want; do
@@ -55,7 +55,7 @@ run env CORRAL_PROFILE_PATH="$T/profiles" "$CORRAL" --print-profile=outer
 	ok "an included NAME's error names the file with its directory" ||
 	not_ok "an included NAME's error names the file with its directory" "exit $rc:" "$err"
 
-# ---- point 11: --print-profile reads back -----------------------------------
+# ---- --print-profile reads back -----------------------------------
 
 long=$T/long
 for i in 1 2 3 4; do long=$long/$(printf 'x%.0s' {1..240}); done

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Host unit tests: what --log and --log-all print for the events the BPF
- * programs send (issue 24, point 7).  A table of events, each with the
+ * programs send.  A table of events, each with the
  * line each mode prints ("" for none), fed in order to one printer per
  * mode, as one run's events are.
  */

@@ -2,7 +2,7 @@
 /*
  * Host unit tests: what `corral learn` writes (sandbox/learn.c), read
  * back with the profile parser, and its warnings about secrets
- * (sandbox/secrets.c).  Issue 24, point 5.
+ * (sandbox/secrets.c).
  *
  * The learned paths do not exist here, so each is a file: its rule is on
  * itself when read, on its directory when changed.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host unit tests: the rule a --log denial line names (log_rules.h,
- * issue 25 point 2).  The rules' names go through the same sealed memfd
- * the parser child sends; the rules are O_PATH fds of a tree made here;
- * each event of the table is printed by the --log printer.
+ * Host unit tests: the rule a --log denial line names (log_rules.h).
+ * The rules' names go through the same sealed memfd the parser child
+ * sends; the rules are O_PATH fds of a tree made here; each event of
+ * the table is printed by the --log printer.
  */
 #include "config.h"
 

@@ -346,7 +346,7 @@ static void make_dirs(const char *base, const char *rel)
 }
 
 /*
- * ${PROJECT} (issue 24, point 2): the nearest ancestor holding .git,
+ * ${PROJECT} (corral.profile(5)): the nearest ancestor holding .git,
  * else CWD; never HOME, its ancestors or "/".
  *
  *   T/repo/.git/    T/repo/sub/deeper/   T/wt/.git (a file: a worktree)
@@ -625,7 +625,7 @@ static void test_flags_merge(void)
 	profile_result_free(&res);
 }
 
-/* Issue 24, point 10: each syntax error at its own line, in line order;
+/* Each syntax error at its own line, in line order;
  * a broken section header silences the keys under it. */
 static void test_error_order(void)
 {
@@ -676,7 +676,7 @@ static void test_error_order(void)
 	}
 }
 
-/* Issue 24, point 11: quoted values. */
+/* Quoted values. */
 static void test_quoting(void)
 {
 	static const struct {
