@@ -209,60 +209,13 @@ static void test_sizes(int dir)
 	memcpy(big, &m, sizeof(m));
 	refused((struct launch_msg *)big, sizeof(big), &dir, 1, "oversize",
 		"a message 64 bytes too long");
-	m.size = sizeof(m) + 8;
-	refused(&m, sizeof(m), &dir, 1, "size", "a size field that lies");
-	good_msg(&m);
-	m.magic ^= 1;
-	refused(&m, sizeof(m), &dir, 1, "magic", "a wrong magic");
-	good_msg(&m);
-	m.version = LAUNCH_MSG_VERSION + 1;
-	refused(&m, sizeof(m), &dir, 1, "version", "an unknown version");
-	good_msg(&m);
-	m.version = 1;
-	refused(&m, sizeof(m), &dir, 1, "version",
-		"version 1 (rule fds with the message, at most 250)");
 	TAP_EQ(-ENODATA, exchange(&m, 0, NULL, 0, &req, &leaked),
 	       "an empty message is 'no message', not a command");
 }
 
-static void test_unknown_bits(int dir)
-{
-	struct launch_msg m;
-
-	good_msg(&m);
-	m.kind = LAUNCH_KIND_MAX + 1;
-	refused(&m, sizeof(m), &dir, 1, "kind", "an unknown kind");
-	good_msg(&m);
-	m.kind = 0;
-	refused(&m, sizeof(m), &dir, 1, "kind", "kind 0");
-	good_msg(&m);
-	m.flags = LAUNCH_FLAGS_ALL + 1;
-	refused(&m, sizeof(m), &dir, 1, "flags", "an unknown flag");
-	good_msg(&m);
-	m.engine = LAUNCH_ENGINE_MAX + 1;
-	refused(&m, sizeof(m), &dir, 1, "engine", "an unknown engine");
-	good_msg(&m);
-	m.task_flags = CORRAL_TASK_AUDIT;
-	refused(&m, sizeof(m), &dir, 1, "sandbox flags",
-		"a task flag the parser may not set (audit)");
-	good_msg(&m);
-	m.access[0] = CORRAL_ACCESS_ALL + 1;
-	refused(&m, sizeof(m), &dir, 1, "rights", "an unknown right");
-	good_msg(&m);
-	m.access[0] = 0;
-	refused(&m, sizeof(m), &dir, 1, "rights", "a rule with no right");
-	good_msg(&m);
-	m.deny[0] = CORRAL_ACCESS_ALL + 1;
-	refused(&m, sizeof(m), &dir, 1, "rights", "an unknown right denied");
-	good_msg(&m);
-	m.n_rules = LAUNCH_MAX_RULES + 1;
-	refused(&m, sizeof(m), &dir, 1, "rules", "too many rules");
-}
-
 /* One network rule as netrule.c makes it: connect-tcp 127.0.0.0/8:5432. */
-static void good_net(struct launch_msg *m)
+static void add_net_rule(struct launch_msg *m)
 {
-	good_msg(m);
 	m->net_mode = POLICY_NET_RULES;
 	m->n_net = 1;
 	m->net[0].op = CORRAL_NET_CONNECT_TCP;
@@ -272,90 +225,105 @@ static void good_net(struct launch_msg *m)
 	m->net[0].port_lo = m->net[0].port_hi = 5432;
 }
 
-static void test_net_fields(int dir)
+/*
+ * Messages a correct parser never sends: NAME, a word the refusal must
+ * hold, what the case is, and how it changes good_msg()'s message.
+ */
+#define BAD_MESSAGES(X)							\
+	X(magic, "magic", "a wrong magic", m->magic ^= 1)			\
+	X(version, "version", "an unknown version",			\
+	  m->version = LAUNCH_MSG_VERSION + 1)				\
+	X(version_1, "version",						\
+	  "version 1 (rule fds with the message, at most 250)",		\
+	  m->version = 1)							\
+	X(size, "size", "a size field that lies", m->size += 8)		\
+	X(kind, "kind", "an unknown kind", m->kind = LAUNCH_KIND_MAX + 1)	\
+	X(kind_0, "kind", "kind 0", m->kind = 0)				\
+	X(flag, "flags", "an unknown flag", m->flags = LAUNCH_FLAGS_ALL + 1) \
+	X(engine, "engine", "an unknown engine",				\
+	  m->engine = LAUNCH_ENGINE_MAX + 1)				\
+	X(audit, "sandbox flags", "a task flag the parser may not set (audit)", \
+	  m->task_flags = CORRAL_TASK_AUDIT)				\
+	X(right, "rights", "an unknown right",				\
+	  m->access[0] = CORRAL_ACCESS_ALL + 1)				\
+	X(no_right, "rights", "a rule with no right", m->access[0] = 0)	\
+	X(deny, "rights", "an unknown right denied",			\
+	  m->deny[0] = CORRAL_ACCESS_ALL + 1)				\
+	X(rules, "rules", "too many rules",				\
+	  m->n_rules = LAUNCH_MAX_RULES + 1)				\
+	X(index, "index", "a command index past argv", m->cmd_index = ARGC) \
+	X(index_0, "index", "command index 0 without a program path",	\
+	  m->cmd_index = 0)						\
+	X(relative, "relative", "a relative program path",		\
+	  m->cmd_index = 0; strcpy(m->exec_path, "bin/true"))		\
+	X(found_no_path, "found program",				\
+	  "a program found in PATH with no path",			\
+	  m->flags = LAUNCH_PATH_FOUND)					\
+	X(found_argv0, "found program",					\
+	  "a program found in PATH in argv[0] mode",			\
+	  m->flags = LAUNCH_PATH_FOUND; m->cmd_index = 0;		\
+	  strcpy(m->exec_path, "/usr/bin/true"))			\
+	X(exec_path, "unterminated", "an unterminated program path",	\
+	  memset(m->exec_path, 'a', sizeof(m->exec_path)))		\
+	X(learn_base, "unterminated", "an unterminated learn header",	\
+	  memset(m->learn_base, 'a', sizeof(m->learn_base)))		\
+	X(teardown, "admin", "teardown with a rule",			\
+	  m->kind = LAUNCH_TEARDOWN)					\
+	X(log_fd, "without --log", "a log file without --log",		\
+	  m->flags = LAUNCH_LOG_FD)					\
+	X(unset, "variable", "unset 'A=B'",				\
+	  m->n_unset = 1; strcpy(m->unset[0], "A=B"))			\
+	X(unset_long, "variable", "an unterminated unset",		\
+	  m->n_unset = 1; memset(m->unset[0], 'A', sizeof(m->unset[0]))) \
+	X(unsets, "unset", "too many unsets",				\
+	  m->n_unset = LAUNCH_MAX_UNSET + 1)				\
+	X(net_mode, "network", "an unknown net mode",			\
+	  add_net_rule(m); m->net_mode = POLICY_NET_RULES + 1)		\
+	X(net_rules, "network", "too many network rules",		\
+	  add_net_rule(m); m->n_net = POLICY_MAX_NET_RULES + 1)		\
+	X(net_two_ops, "network", "a rule with two ops",			\
+	  add_net_rule(m);						\
+	  m->net[0].op = CORRAL_NET_CONNECT_TCP | CORRAL_NET_BIND_UDP)	\
+	X(net_op, "network", "an unknown op",				\
+	  add_net_rule(m); m->net[0].op = 0x10)				\
+	X(net_family, "network", "address family 5",			\
+	  add_net_rule(m); m->net[0].family = 5)			\
+	X(net_prefix, "network", "an IPv4 prefix of 33 bits",		\
+	  add_net_rule(m); m->net[0].prefix_len = 33)			\
+	X(net_ports, "network", "a port range 6000-5432",		\
+	  add_net_rule(m); m->net[0].port_lo = 6000)
+
+#define MUTATOR(name, word, what, ...)					\
+	static void bad_##name(struct launch_msg *m) { __VA_ARGS__; }
+BAD_MESSAGES(MUTATOR)
+#undef MUTATOR
+
+static const struct {
+	void (*mutate)(struct launch_msg *m);
+	const char *word, *what;
+} bad_messages[] = {
+#define ROW(name, word, what, ...) { bad_##name, word, what },
+	BAD_MESSAGES(ROW)
+#undef ROW
+};
+
+static void test_bad_messages(int dir)
 {
 	struct launch_request req;
 	struct launch_msg m;
 	int leaked;
 
-	good_net(&m);
+	good_msg(&m);
+	add_net_rule(&m);
 	TAP_EQ(0, exchange(&m, sizeof(m), &dir, 1, &req, &leaked),
 	       "a network rule as the parser makes it is accepted (%s)", why);
-	good_net(&m);
-	m.net_mode = POLICY_NET_RULES + 1;
-	refused(&m, sizeof(m), &dir, 1, "network", "an unknown net mode");
-	good_net(&m);
-	m.n_net = POLICY_MAX_NET_RULES + 1;
-	refused(&m, sizeof(m), &dir, 1, "network", "too many network rules");
-	good_net(&m);
-	m.net[0].op = CORRAL_NET_CONNECT_TCP | CORRAL_NET_BIND_UDP;
-	refused(&m, sizeof(m), &dir, 1, "network", "a rule with two ops");
-	good_net(&m);
-	m.net[0].op = 0x10;
-	refused(&m, sizeof(m), &dir, 1, "network", "an unknown op");
-	good_net(&m);
-	m.net[0].family = 5;
-	refused(&m, sizeof(m), &dir, 1, "network", "address family 5");
-	good_net(&m);
-	m.net[0].prefix_len = 33;
-	refused(&m, sizeof(m), &dir, 1, "network", "an IPv4 prefix of 33 bits");
-	good_net(&m);
-	m.net[0].port_lo = 6000;
-	refused(&m, sizeof(m), &dir, 1, "network", "a port range 6000-5432");
-}
-
-static void test_fields(int dir)
-{
-	struct launch_msg m;
-
-	good_msg(&m);
-	m.cmd_index = ARGC;
-	refused(&m, sizeof(m), &dir, 1, "index", "a command index past argv");
-	good_msg(&m);
-	m.cmd_index = 0;
-	refused(&m, sizeof(m), &dir, 1, "index",
-		"command index 0 without a program path");
-	good_msg(&m);
-	m.cmd_index = 0;
-	strcpy(m.exec_path, "bin/true");
-	refused(&m, sizeof(m), &dir, 1, "relative", "a relative program path");
-	good_msg(&m);
-	m.flags = LAUNCH_PATH_FOUND;
-	refused(&m, sizeof(m), &dir, 1, "found program",
-		"a program found in PATH with no path");
-	good_msg(&m);
-	m.flags = LAUNCH_PATH_FOUND;
-	m.cmd_index = 0;
-	strcpy(m.exec_path, "/usr/bin/true");
-	refused(&m, sizeof(m), &dir, 1, "found program",
-		"a program found in PATH in argv[0] mode");
-	good_msg(&m);
-	memset(m.exec_path, 'a', sizeof(m.exec_path));
-	refused(&m, sizeof(m), &dir, 1, "unterminated",
-		"an unterminated program path");
-	good_msg(&m);
-	memset(m.learn_base, 'a', sizeof(m.learn_base));
-	refused(&m, sizeof(m), &dir, 1, "unterminated",
-		"an unterminated learn header");
-	good_msg(&m);
-	m.kind = LAUNCH_TEARDOWN;
-	refused(&m, sizeof(m), &dir, 1, "admin", "teardown with a rule");
-	good_msg(&m);
-	m.flags = LAUNCH_LOG_FD;
-	refused(&m, sizeof(m), &dir, 1, "without --log",
-		"a log file without --log");
-	good_msg(&m);
-	m.n_unset = 1;
-	strcpy(m.unset[0], "A=B");
-	refused(&m, sizeof(m), &dir, 1, "variable", "unset 'A=B'");
-	good_msg(&m);
-	m.n_unset = 1;
-	memset(m.unset[0], 'A', sizeof(m.unset[0]));
-	refused(&m, sizeof(m), &dir, 1, "variable", "an unterminated unset");
-	good_msg(&m);
-	m.n_unset = LAUNCH_MAX_UNSET + 1;
-	refused(&m, sizeof(m), &dir, 1, "unset", "too many unsets");
-	test_net_fields(dir);
+	for (size_t i = 0; i < sizeof(bad_messages) / sizeof(*bad_messages);
+	     i++) {
+		good_msg(&m);
+		bad_messages[i].mutate(&m);
+		refused(&m, sizeof(m), &dir, 1, bad_messages[i].word,
+			bad_messages[i].what);
+	}
 }
 
 static void test_fd_counts(int dir)
@@ -660,8 +628,7 @@ int main(void)
 
 	test_accepts_a_good_message(dir);
 	test_sizes(dir);
-	test_unknown_bits(dir);
-	test_fields(dir);
+	test_bad_messages(dir);
 	test_fd_counts(dir);
 	test_fd_kinds(dir);
 	test_many_rules(dir);
