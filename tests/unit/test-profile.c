@@ -80,6 +80,19 @@ static void expect_error(const char *text, const char *want,
 	parsed_free(&p);
 }
 
+/* A profile text, the first error it must give, and what the case is. */
+struct error_case {
+	const char *text, *error, *name;
+};
+
+#define N_CASES(table) (sizeof(table) / sizeof((table)[0]))
+
+static void expect_errors(const struct error_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		expect_error(cases[i].text, cases[i].error, cases[i].name);
+}
+
 static bool rule_is(const struct policy *policy, size_t i, const char *path,
 		    uint32_t access, bool optional, const char *origin)
 {
@@ -136,52 +149,58 @@ static void test_design_example(void)
 	parsed_free(&p);
 }
 
+static const struct error_case syntax_errors[] = {
+	{ "[filesytem]\nrw = /x\n",
+	  "t.profile:1: unknown section [filesytem] (sections: "
+	  "[profile], [filesystem], [network], [sandbox], [environment])",
+	  "unknown section, named once at its line" },
+	{ "[filesystem]\nro = /a\n[networking]\n",
+	  "t.profile:3: unknown section [networking] (sections: "
+	  "[profile], [filesystem], [network], [sandbox], [environment])",
+	  "an empty unknown section is refused too" },
+	{ "rw = /x\n",
+	  "t.profile:1: 'rw' is outside any section (put it under "
+	  "[profile], [filesystem], [network], [sandbox] or [environment])",
+	  "a key before any section" },
+	{ "[profile]\nname = x\n",
+	  "t.profile:2: unknown key 'name' in [profile] (keys: "
+	  "description, include)",
+	  "unknown key in [profile]" },
+	{ "[sandbox]\nexec-anon = yes\n",
+	  "t.profile:2: unknown key 'exec-anon' in [sandbox] (keys: "
+	  "exec-anonymous, unix-connect, require, quiet)",
+	  "unknown key in [sandbox]" },
+	{ "[filesystem]\n\nraed = /x\n",
+	  "t.profile:3: unknown right 'raed' in key 'raed' (rights: "
+	  "read, readdir, write, exec, truncate, create, remove, "
+	  "refer, ioctl; groups: ro, rx, rw, rwx)",
+	  "unknown right" },
+	{ "[filesystem]\nread,wirte = /x\n",
+	  "t.profile:2: unknown right 'wirte' in key 'read,wirte' "
+	  "(rights: read, readdir, write, exec, truncate, create, "
+	  "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
+	  "unknown right in a comma list" },
+	{ "[filesystem]\nthis is not ini\n",
+	  "t.profile:2: syntax error (expected [section], KEY = "
+	  "VALUE, an indented continuation line or a comment)",
+	  "a line that is not INI" },
+	{ "[filesystem\n",
+	  "t.profile:1: missing ']' at the end of the section name "
+	  "(write [NAME] on a line of its own)",
+	  "an unclosed section header" },
+	{ "[filesystem]\nrw =\n",
+	  "t.profile:2: 'rw' has no value (write it after the '=')",
+	  "an empty value" },
+	{ "[filesystem]\nrw = ; only a comment\n",
+	  "t.profile:2: 'rw' has no value (write it after the '=')",
+	  "a value that is only a comment" },
+};
+
 static void test_syntax_errors(void)
 {
 	char line[256];
 
-	expect_error("[filesytem]\nrw = /x\n",
-		     "t.profile:1: unknown section [filesytem] (sections: "
-		     "[profile], [filesystem], [network], [sandbox], [environment])",
-		     "unknown section, named once at its line");
-	expect_error("[filesystem]\nro = /a\n[networking]\n",
-		     "t.profile:3: unknown section [networking] (sections: "
-		     "[profile], [filesystem], [network], [sandbox], [environment])",
-		     "an empty unknown section is refused too");
-	expect_error("rw = /x\n",
-		     "t.profile:1: 'rw' is outside any section (put it under "
-		     "[profile], [filesystem], [network], [sandbox] or [environment])",
-		     "a key before any section");
-	expect_error("[profile]\nname = x\n",
-		     "t.profile:2: unknown key 'name' in [profile] (keys: "
-		     "description, include)", "unknown key in [profile]");
-	expect_error("[sandbox]\nexec-anon = yes\n",
-		     "t.profile:2: unknown key 'exec-anon' in [sandbox] (keys: "
-		     "exec-anonymous, unix-connect, require, quiet)",
-		     "unknown key in [sandbox]");
-	expect_error("[filesystem]\n\nraed = /x\n",
-		     "t.profile:3: unknown right 'raed' in key 'raed' (rights: "
-		     "read, readdir, write, exec, truncate, create, remove, "
-		     "refer, ioctl; groups: ro, rx, rw, rwx)", "unknown right");
-	expect_error("[filesystem]\nread,wirte = /x\n",
-		     "t.profile:2: unknown right 'wirte' in key 'read,wirte' "
-		     "(rights: read, readdir, write, exec, truncate, create, "
-		     "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
-		     "unknown right in a comma list");
-	expect_error("[filesystem]\nthis is not ini\n",
-		     "t.profile:2: syntax error (expected [section], KEY = "
-		     "VALUE, an indented continuation line or a comment)",
-		     "a line that is not INI");
-	expect_error("[filesystem\n",
-		     "t.profile:1: missing ']' at the end of the section name "
-		     "(write [NAME] on a line of its own)",
-		     "an unclosed section header");
-	expect_error("[filesystem]\nrw =\n",
-		     "t.profile:2: 'rw' has no value (write it after the '=')",
-		     "an empty value");
-	expect_error("[filesystem]\nrw = ; only a comment\n",
-		     "t.profile:2: 'rw' has no value (write it after the '=')",
-		     "a value that is only a comment");
+	expect_errors(syntax_errors, N_CASES(syntax_errors));
 	snprintf(line, sizeof(line), "[filesystem]\n%s = /x\n",
 		 "read,read,read,read,read,read,read,read,read,read,read");
 	expect_error(line, "t.profile:2: key 'read,read,read,read,...' is too "
@@ -286,6 +305,31 @@ static void test_rights_keys(void)
 	parsed_free(&p);
 }
 
+static const struct error_case variables_errors[] = {
+	{ "[filesystem]\nrw = ${XDG_RUNTIME_DIR}/bus\n",
+	  "t.profile:2: ${XDG_RUNTIME_DIR} is not set (prefix the "
+	  "path with '-' to skip it when unset)",
+	  "an unset variable in a required path" },
+	{ "[filesystem]\nrw = ${HOMEDIR}/x\n",
+	  "t.profile:2: unknown variable ${HOMEDIR} (variables: "
+	  "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
+	  "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
+	  "an unknown variable" },
+	{ "[filesystem]\nrw = -${PATH}\n",
+	  "t.profile:2: unknown variable ${PATH} (variables: "
+	  "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
+	  "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
+	  "an unknown variable is an error even when optional" },
+	{ "[filesystem]\nrw = $HOME/x\n",
+	  "t.profile:2: bad '$' in '$HOME/x' (write ${NAME}, or $$ "
+	  "for a literal '$')",
+	  "$HOME without braces" },
+	{ "[filesystem]\nrw = ${HOME\n",
+	  "t.profile:2: bad '$' in '${HOME' (write ${NAME}, or $$ "
+	  "for a literal '$')",
+	  "an unclosed ${" },
+};
+
 static void test_variables(void)
 {
 	struct parsed p = parse_text(
@@ -307,26 +351,7 @@ static void test_variables(void)
 	TAP_EQ(4, p.policy.n_rules,
 	       "an optional path with an unset variable is skipped");
 	parsed_free(&p);
-	expect_error("[filesystem]\nrw = ${XDG_RUNTIME_DIR}/bus\n",
-		     "t.profile:2: ${XDG_RUNTIME_DIR} is not set (prefix the "
-		     "path with '-' to skip it when unset)",
-		     "an unset variable in a required path");
-	expect_error("[filesystem]\nrw = ${HOMEDIR}/x\n",
-		     "t.profile:2: unknown variable ${HOMEDIR} (variables: "
-		     "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
-		     "an unknown variable");
-	expect_error("[filesystem]\nrw = -${PATH}\n",
-		     "t.profile:2: unknown variable ${PATH} (variables: "
-		     "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-		     "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
-		     "an unknown variable is an error even when optional");
-	expect_error("[filesystem]\nrw = $HOME/x\n",
-		     "t.profile:2: bad '$' in '$HOME/x' (write ${NAME}, or $$ "
-		     "for a literal '$')", "$HOME without braces");
-	expect_error("[filesystem]\nrw = ${HOME\n",
-		     "t.profile:2: bad '$' in '${HOME' (write ${NAME}, or $$ "
-		     "for a literal '$')", "an unclosed ${");
+	expect_errors(variables_errors, N_CASES(variables_errors));
 }
 
 /* mkdir -p for the project_root fixture. */
@@ -405,27 +430,47 @@ static void test_project_root(void)
 		printf("# could not remove %s\n", t);
 }
 
+static const struct error_case paths_errors[] = {
+	{ "[filesystem]\nrw = build\n",
+	  "t.profile:2: 'build' is not an absolute path (start it "
+	  "with '/' or a variable such as ${HOME} or ${CWD})",
+	  "a relative path" },
+	{ "[filesystem]\nrw = ~/.npm\n",
+	  "t.profile:2: '~/.npm' is not an absolute path (write "
+	  "${HOME} instead of ~)",
+	  "~ is not expanded" },
+	{ "[filesystem]\nrw = -\n",
+	  "t.profile:2: '' is not an absolute path (start it with "
+	  "'/' or a variable such as ${HOME} or ${CWD})",
+	  "'-' alone" },
+};
+
 static void test_paths(void)
 {
 	struct parsed p;
 
-	expect_error("[filesystem]\nrw = build\n",
-		     "t.profile:2: 'build' is not an absolute path (start it "
-		     "with '/' or a variable such as ${HOME} or ${CWD})",
-		     "a relative path");
-	expect_error("[filesystem]\nrw = ~/.npm\n",
-		     "t.profile:2: '~/.npm' is not an absolute path (write "
-		     "${HOME} instead of ~)", "~ is not expanded");
-	expect_error("[filesystem]\nrw = -\n",
-		     "t.profile:2: '' is not an absolute path (start it with "
-		     "'/' or a variable such as ${HOME} or ${CWD})",
-		     "'-' alone");
+	expect_errors(paths_errors, N_CASES(paths_errors));
 	p = parse_text("[filesystem]\nrw = -/maybe\n");
 	TAP_OK(p.r == 0 && rule_is(&p.policy, 0, "/maybe", CORRAL_GROUP_RW,
 				   true, "profile t.profile:2"),
 	       "'-/path' is an optional rule");
 	parsed_free(&p);
 }
+
+static const struct error_case settings_errors[] = {
+	{ "[sandbox]\nexec-anonymous = maybe\n",
+	  "t.profile:2: bad value 'maybe' for exec-anonymous (use "
+	  "no or yes)",
+	  "a bad yes/no" },
+	{ "[sandbox]\nunix-connect = Scoped\n",
+	  "t.profile:2: bad value 'Scoped' for unix-connect (use "
+	  "scoped or allow)",
+	  "words are case-sensitive" },
+	{ "[sandbox]\nrequire = landlock\n",
+	  "t.profile:2: bad value 'landlock' for require (use any "
+	  "or bpf)",
+	  "a bad require" },
+};
 
 static void test_settings(void)
 {
@@ -438,16 +483,25 @@ static void test_settings(void)
 	       p.policy.sandbox.value[POLICY_REQUIRE] == POLICY_BPF,
 	       "each setting is stored in struct policy_sandbox");
 	parsed_free(&p);
-	expect_error("[sandbox]\nexec-anonymous = maybe\n",
-		     "t.profile:2: bad value 'maybe' for exec-anonymous (use "
-		     "no or yes)", "a bad yes/no");
-	expect_error("[sandbox]\nunix-connect = Scoped\n",
-		     "t.profile:2: bad value 'Scoped' for unix-connect (use "
-		     "scoped or allow)", "words are case-sensitive");
-	expect_error("[sandbox]\nrequire = landlock\n",
-		     "t.profile:2: bad value 'landlock' for require (use any "
-		     "or bpf)", "a bad require");
+	expect_errors(settings_errors, N_CASES(settings_errors));
 }
+
+static const struct error_case environment_errors[] = {
+	{ "[environment]\nunset = A-B\n",
+	  "t.profile:2: bad variable name 'A-B' for unset (letters, "
+	  "digits and '_', at most 63 bytes; a trailing '*' unsets "
+	  "every variable with that prefix)",
+	  "a bad variable name" },
+	{ "[environment]\nunset = 1A\n",
+	  "t.profile:2: bad variable name '1A' for unset (letters, "
+	  "digits and '_', at most 63 bytes; a trailing '*' unsets "
+	  "every variable with that prefix)",
+	  "a name starting with a digit" },
+	{ "[environment]\nset = A\n",
+	  "t.profile:2: unknown key 'set' in [environment] (keys: "
+	  "unset)",
+	  "unknown key in [environment]" },
+};
 
 static void test_environment(void)
 {
@@ -468,18 +522,7 @@ static void test_environment(void)
 	       "NAME matches that variable only, PREFIX* every variable "
 	       "starting so");
 	parsed_free(&p);
-	expect_error("[environment]\nunset = A-B\n",
-		     "t.profile:2: bad variable name 'A-B' for unset (letters, "
-		     "digits and '_', at most 63 bytes; a trailing '*' unsets "
-		     "every variable with that prefix)", "a bad variable name");
-	expect_error("[environment]\nunset = 1A\n",
-		     "t.profile:2: bad variable name '1A' for unset (letters, "
-		     "digits and '_', at most 63 bytes; a trailing '*' unsets "
-		     "every variable with that prefix)",
-		     "a name starting with a digit");
-	expect_error("[environment]\nset = A\n",
-		     "t.profile:2: unknown key 'set' in [environment] (keys: "
-		     "unset)", "unknown key in [environment]");
+	expect_errors(environment_errors, N_CASES(environment_errors));
 }
 
 static void test_includes(void)
@@ -1011,6 +1054,22 @@ static void test_list(void)
 }
 
 /* deny = PATH and deny = RIGHTS:PATH, errors naming file:line. */
+static const struct error_case deny_errors[] = {
+	{ "[filesystem]\n\ndeny = bogus:/x\n",
+	  "t.profile:3: unknown right 'bogus' in deny = bogus:/x "
+	  "(rights: read, readdir, write, exec, truncate, create, "
+	  "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
+	  "deny with an unknown right names file:line" },
+	{ "[filesystem]\ndeny = read:relative\n",
+	  "t.profile:2: 'relative' is not an absolute path (start "
+	  "it with '/' or a variable such as ${HOME} or ${CWD})",
+	  "deny of a relative path names file:line" },
+	{ "[filesystem]\ndeny = :/x\n",
+	  "t.profile:2: ':/x': expected deny = PATH or deny = "
+	  "RIGHTS:PATH",
+	  "deny with an empty rights list" },
+};
+
 static void test_deny(void)
 {
 	struct parsed p = parse_text("[filesystem]\nrw = /h\n"
@@ -1036,18 +1095,7 @@ static void test_deny(void)
 	       "'-' makes a deny optional, quoted or not, on continuation "
 	       "lines");
 	parsed_free(&p);
-	expect_error("[filesystem]\n\ndeny = bogus:/x\n",
-		     "t.profile:3: unknown right 'bogus' in deny = bogus:/x "
-		     "(rights: read, readdir, write, exec, truncate, create, "
-		     "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
-		     "deny with an unknown right names file:line");
-	expect_error("[filesystem]\ndeny = read:relative\n",
-		     "t.profile:2: 'relative' is not an absolute path (start "
-		     "it with '/' or a variable such as ${HOME} or ${CWD})",
-		     "deny of a relative path names file:line");
-	expect_error("[filesystem]\ndeny = :/x\n",
-		     "t.profile:2: ':/x': expected deny = PATH or deny = "
-		     "RIGHTS:PATH", "deny with an empty rights list");
+	expect_errors(deny_errors, N_CASES(deny_errors));
 }
 
 /*
