@@ -34,18 +34,6 @@ t() {
 	expect_probe corral "$@"
 }
 
-# wait_lines FILE N: wait (up to 20 s) until FILE has N lines
-wait_lines() {
-	local i n
-	for ((i = 0; i < 400; i++)); do
-		n=0
-		[ -f "$1" ] && n=$(wc -l <"$1")
-		[ "$n" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 # ---- each right -----------------------------------------------------------
 
 t "read: --ro allows reading below the rule, EACCES outside" \

@@ -365,6 +365,37 @@ fixture_umount_all() {
 	_mounts=()
 }
 
+# nap SECONDS: sleep without an exec (a dynamic sleep costs ~70 ms in
+# TCG): a read that times out on a fifo no one writes.
+nap() {
+	if [ -z "${_NAP_FD:-}" ]; then
+		local fifo
+		fifo=$(mktemp -u /tmp/corral-nap.XXXXXX) && mkfifo "$fifo" &&
+			exec {_NAP_FD}<>"$fifo" && rm -f "$fifo" || return 1
+	fi
+	read -r -t "$1" -u "$_NAP_FD"
+	return 0
+}
+
+# count_lines_v VAR FILE: the number of lines in FILE (no exec)
+count_lines_v() {
+	local -a l=()
+	[ -f "$2" ] && mapfile -t l <"$2"
+	printf -v "$1" %s "${#l[@]}"
+}
+
+# wait_lines FILE N [SECONDS]: wait (up to SECONDS, 30 by default) until
+# FILE has N lines; 1 if it never does
+wait_lines() {
+	local i n
+	for ((i = 0; i < ${3:-30} * 50; i++)); do
+		count_lines_v n "$1"
+		[ "$n" -ge "$2" ] && return 0
+		nap 0.02
+	done
+	return 1
+}
+
 # make_tmp VAR NAME [BASE]: VAR := a fresh directory under BASE (default
 # $CORRAL_TEST_TMP, $TMPDIR or /tmp), removed with its mounts at exit
 _tmp_dirs=()

@@ -34,31 +34,6 @@ STRESS=$CORRAL_HELPERS/stress
 make_tmp BASE marks || skip_all "cannot make a temp dir"
 : "${MARKS_STRESS_SECONDS:=25}"
 
-# nap SECONDS: sleep without an exec (a dynamic sleep costs ~70 ms in TCG)
-mkfifo "$BASE/nap" || skip_all "cannot make a fifo"
-exec {NAP}<>"$BASE/nap"
-nap() {
-	read -r -t "$1" -u "$NAP"
-}
-
-# count_lines_v VAR FILE: the number of lines in FILE (no exec)
-count_lines_v() {
-	local -a l=()
-	[ -f "$2" ] && mapfile -t l <"$2"
-	printf -v "$1" %s "${#l[@]}"
-}
-
-# wait_lines FILE N: wait (up to 30 s) until FILE has N lines
-wait_lines() {
-	local i n
-	for ((i = 0; i < 1500; i++)); do
-		count_lines_v n "$1"
-		[ "$n" -ge "$2" ] && return 0
-		nap 0.02
-	done
-	return 1
-}
-
 # ops_count "OPS": the number of probe operations in OPS
 ops_count() {
 	local w n=1
