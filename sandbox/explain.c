@@ -48,8 +48,8 @@ static const struct explain_op file_ops[] = {
 };
 
 #define OP_NAMES "read, write, exec, readdir, create, remove, truncate, " \
-		 "ioctl, refer, rename, link, exchange, connect-tcp, bind-tcp, " \
-		 "connect-udp, bind-udp"
+		 "ioctl, refer, rename, link, exchange, connect-tcp, " \
+		 "bind-tcp, connect-udp, bind-udp"
 
 /* The rights @rule takes away (deny rules); the judge subtracts them and
  * names the rule that took a right away. */

@@ -55,8 +55,8 @@ static uint64_t mount_id(const char *path)
 {
 	struct statx stx;
 
-	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) < 0 ||
-	    !(stx.stx_mask & STATX_MNT_ID))
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
+		  &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
 		return 0;
 	return stx.stx_mnt_id;
 }
@@ -117,40 +117,47 @@ static bool dir_writable(const struct end *e)
 }
 
 /*
- * What the kernel refuses whatever the rules: an answer, or -1 to go on
- * to the rules.
+ * Why the kernel refuses the move whatever the rules (some of these it
+ * checks after asking the sandbox, the result is the same), into @buf,
+ * or NULL.
  */
+static const char *kernel_refusal(int kind, const struct end *a,
+				  const struct end *b, char *buf, size_t size)
+{
+	const struct end *gone = !a->exists ? a :
+		kind == EXPLAIN_MOVE_EXCHANGE && !b->exists ? b : NULL;
+
+	if (gone)
+		snprintf(buf, size, "%s does not exist (ENOENT)",
+			 gone->resolved);
+	else if (kind == EXPLAIN_MOVE_LINK && b->exists)
+		snprintf(buf, size, "%s exists (EEXIST)", b->resolved);
+	else if (kind == EXPLAIN_MOVE_LINK && a->is_dir)
+		snprintf(buf, size, "a directory cannot be hard-linked "
+			 "(EPERM)");
+	else if (a->mnt != b->mnt || a->dir_st.st_dev != b->dir_st.st_dev)
+		snprintf(buf, size, "they are on different mounts (EXDEV)");
+	else if (kind != EXPLAIN_MOVE_LINK && !dir_writable(a))
+		snprintf(buf, size, "the permissions of %s do not let you "
+			 "change it", a->dir);
+	else if (!dir_writable(b))
+		snprintf(buf, size, "the permissions of %s do not let you "
+			 "change it", b->dir);
+	else
+		return NULL;
+	return buf;
+}
+
+/* An answer for what the kernel refuses first, or -1: on to the rules. */
 static int kernel_first(FILE *out, int kind, const struct end *a,
 			const struct end *b)
 {
-	const struct end *missing = !a->exists ? a :
-		kind == EXPLAIN_MOVE_EXCHANGE && !b->exists ? b : NULL;
+	char why[PATH_MAX + 64];
 
-	if (missing) {
-		print_head(out, false, kind, a, b);
-		fprintf(out, "%s does not exist (ENOENT), whatever the "
-			"rules)\n", missing->resolved);
-	} else if (kind == EXPLAIN_MOVE_LINK && b->exists) {
-		print_head(out, false, kind, a, b);
-		fprintf(out, "%s exists (EEXIST), whatever the rules)\n",
-			b->resolved);
-	} else if (kind == EXPLAIN_MOVE_LINK && a->is_dir) {
-		print_head(out, false, kind, a, b);
-		fputs("a directory cannot be hard-linked (EPERM), whatever "
-		      "the rules)\n", out);
-	} else if (a->mnt != b->mnt || a->dir_st.st_dev != b->dir_st.st_dev) {
-		print_head(out, false, kind, a, b);
-		fputs("they are on different mounts (EXDEV), whatever the "
-		      "rules)\n", out);
-	} else if ((kind != EXPLAIN_MOVE_LINK && !dir_writable(a)) ||
-		   !dir_writable(b)) {
-		print_head(out, false, kind, a, b);
-		fprintf(out, "the permissions of %s do not let you change it, "
-			"whatever the rules)\n",
-			dir_writable(b) ? a->dir : b->dir);
-	} else {
+	if (!kernel_refusal(kind, a, b, why, sizeof(why)))
 		return -1;
-	}
+	print_head(out, false, kind, a, b);
+	fprintf(out, "%s, whatever the rules)\n", why);
 	return EXPLAIN_DENIED;
 }
 
@@ -293,7 +300,7 @@ static void print_gain(FILE *out, const struct gain *g)
 	explain_print_hint(out, g->rights, g->e->resolved);
 }
 
-/* ---- the answer ------------------------------------------------------------ */
+/* ---- the answer -------------------------------------------------------- */
 
 static int judge_one_dir(FILE *out, const struct explain_rule *rules,
 			 size_t n_rules, int kind, const struct end *a,
