@@ -185,6 +185,20 @@ expect "a deny of write: moving out from under it would gain write" 1 \
 expect "a deny of everything takes remove away: EACCES" 1 \
 	"denied: rename $T/c/g to $T/a/g (remove,refer granted by --rw $T on the command line is taken away by --deny $T/c on the command line)" \
 	--rw "$T" --deny "$T/c" --op rename "$T/c/g" "$T/a/g"
+# Landlock compares the two sides up to the root of the mount the move is
+# on, then only while going up: a rule on / itself never counts for a move
+# on another mount (the guest's tmpfs /tmp), and does on /'s own
+if [ "$(stat -c %m "$T")" = / ]; then
+	expect "a rule on / counts for a move on /'s mount" 0 \
+		"allowed: rename $T/c/g to $T/a/g (from $T/c: --allow create,remove,refer:$T/c on the command line; into $T/a: --allow read,create,remove,refer:$T/a on the command line; it gains no right)" \
+		--ro / --allow "read,create,remove,refer:$T/a" --allow "create,remove,refer:$T/c" \
+		--op rename "$T/c/g" "$T/a/g"
+else
+	expect "a rule on / does not count for a move on another mount" 1 \
+		"denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain read from --allow read,create,remove,refer:$T/a on the command line, which $T/c lacks (a rule on / does not count for a move on another mount); add: --allow read:$T/c/g or 'read = $T/c/g' in [filesystem])" \
+		--ro / --allow "read,create,remove,refer:$T/a" --allow "create,remove,refer:$T/c" \
+		--op rename "$T/c/g" "$T/a/g"
+fi
 expect "a missing source: the kernel answers first" 1 \
 	"denied: rename $T/a/nope to $T/c/n ($T/a/nope does not exist (ENOENT), whatever the rules)" \
 	--rw "$T" --op rename "$T/a/nope" "$T/c/n"
