@@ -2,7 +2,8 @@
 /*
  * explain.c - `corral explain`: see explain.h.  Runs in the parser child
  * (under its seccomp allowlist: stat, readlink, open and read are all it
- * needs) once the profiles are merged, and sends the launcher nothing.
+ * needs, and statx for the mount of a move) once the profiles are
+ * merged, and sends the launcher nothing.
  */
 #include "config.h"
 

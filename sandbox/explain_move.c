@@ -110,6 +110,14 @@ static void print_head(FILE *out, bool allowed, int kind,
 	fputs(" (", out);
 }
 
+/* Is @path strictly beneath directory @dir? */
+static bool is_beneath(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
 /* May the user change directory @e->dir, rules aside? */
 static bool dir_writable(const struct end *e)
 {
@@ -135,6 +143,14 @@ static const char *kernel_refusal(int kind, const struct end *a,
 	else if (kind == EXPLAIN_MOVE_LINK && a->is_dir)
 		snprintf(buf, size, "a directory cannot be hard-linked "
 			 "(EPERM)");
+	else if (is_beneath(b->resolved, a->resolved))
+		snprintf(buf, size, "%s is inside %s (EINVAL)", b->resolved,
+			 a->resolved);
+	else if (kind != EXPLAIN_MOVE_LINK &&
+		 is_beneath(a->resolved, b->resolved))
+		snprintf(buf, size, "%s is inside %s (%s)", a->resolved,
+			 b->resolved, kind == EXPLAIN_MOVE_EXCHANGE ? "EINVAL" :
+							     "ENOTEMPTY");
 	else if (a->mnt != b->mnt || a->dir_st.st_dev != b->dir_st.st_dev)
 		snprintf(buf, size, "they are on different mounts (EXDEV)");
 	else if (kind != EXPLAIN_MOVE_LINK && !dir_writable(a))
@@ -152,7 +168,7 @@ static const char *kernel_refusal(int kind, const struct end *a,
 static int kernel_first(FILE *out, int kind, const struct end *a,
 			const struct end *b)
 {
-	char why[PATH_MAX + 64];
+	char why[2 * PATH_MAX + 64];
 
 	if (!kernel_refusal(kind, a, b, why, sizeof(why)))
 		return -1;

@@ -12,8 +12,9 @@
 #     (no x bit, write on a directory); ioctl on a non-device
 #   - rename, link and exchange SRC DST: one directory (create, remove),
 #     across directories (refer on both, EACCES before EXDEV), a move
-#     that would gain rights (EXDEV), a deny rule that blocks one, and
-#     what the kernel refuses first (ENOENT, EEXIST, across mounts)
+#     that would gain rights (EXDEV), a deny rule that blocks one, a rule
+#     on / (which Landlock counts only on /'s mount), and what the kernel
+#     refuses first (ENOENT, EEXIST, EINVAL, across mounts)
 #   - network rules: ports, prefixes, IPv4-mapped addresses, port 0,
 #     net = none, an unconfined network
 #   - usage and profile errors
@@ -205,6 +206,9 @@ expect "a missing source: the kernel answers first" 1 \
 expect "a link onto an existing name: the kernel answers first" 1 \
 	"denied: link $T/a/f to $T/c/g ($T/c/g exists (EEXIST), whatever the rules)" \
 	--rw "$T" --op link "$T/a/f" "$T/c/g"
+expect "a directory into itself: the kernel answers first" 1 \
+	"denied: rename $T/a to $T/a/b/a ($T/a/b/a is inside $T/a (EINVAL), whatever the rules)" \
+	--rw "$T" --op rename "$T/a" "$T/a/b/a"
 expect "across mounts: the kernel answers first" 1 \
 	"denied: rename $T/a/f to /proc/nope (they are on different mounts (EXDEV), whatever the rules)" \
 	--rw "$T" --op rename "$T/a/f" /proc/nope
