@@ -39,9 +39,9 @@ enum { EXPLAIN_ALLOWED = 0, EXPLAIN_DENIED = 1 };
 
 /*
  * Answers opts->argv[0] (and argv[1] for a move) for opts->explain_op
- * (NULL: read for a path, connect-tcp for ADDR:PORT) under
- * opts->policy, profiles merged; @cwd
- * is where a relative PATH starts (the parser may not call getcwd).
+ * (NULL: read for a path, connect-tcp for ADDR:PORT) under opts->policy,
+ * profiles merged; @cwd is where a relative PATH starts (the parser may
+ * not call getcwd).
  * Prints one line on @out; returns EXPLAIN_ALLOWED, EXPLAIN_DENIED, or
  * CORRAL_EXIT_FAILURE after a message on stderr.
  */
