@@ -107,7 +107,7 @@ _corral()
 	local net_modes='all none rules'
 	local subcommands='setup status teardown profiles check learn explain'
 	local explain_ops='read write exec readdir create remove truncate ioctl
-		refer connect-tcp bind-tcp connect-udp bind-udp'
+		refer rename link exchange connect-tcp bind-tcp connect-udp bind-udp'
 	local engines='auto bpf landlock'
 	local rights='read readdir write exec truncate create remove refer
 		ioctl ro rx rw rwx'

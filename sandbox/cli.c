@@ -97,8 +97,8 @@ static void usage(FILE *out)
 	      "from a run\n"
 	      "  profiles, check FILE...  list profiles; validate profile "
 	      "files\n"
-	      "  explain [--op OP] PATH|ADDR:PORT  allowed? by which rule? "
-	      "(runs nothing)\n"
+	      "  explain [--op OP] PATH|ADDR:PORT|SRC DST  would it be allowed? "
+	      "which rule?\n"
 	      "Run as NAME (a symlink NAME -> corral): NAME in PATH under "
 	      "profile NAME.\n"
 	      "Exit: COMMAND's; 125 corral failed; 126 cannot exec; 127 not "
@@ -338,9 +338,39 @@ static int finish_subcommand(int argc, char **argv, struct corral_opts *opts)
 	return 0;
 }
 
+/* Does --op @op take two paths (explain_move_kind() knows them)? */
+static bool is_move_op(const char *op)
+{
+	return op && (!strcmp(op, "rename") || !strcmp(op, "link") ||
+		      !strcmp(op, "exchange"));
+}
+
+/* explain --op rename|link|exchange: exactly two paths. */
+static int finish_explain_move(int argc, char **argv,
+			       struct corral_opts *opts)
+{
+	if (argc - optind < 2) {
+		warn_msg("explain: --op %s needs two paths (corral explain "
+			 "[RULES] --op %s %s)", opts->explain_op,
+			 opts->explain_op,
+			 strcmp(opts->explain_op, "exchange") ? "SRC DST" :
+								"A B");
+		return -EINVAL;
+	}
+	if (argc - optind > 2) {
+		warn_msg("explain: unexpected argument '%s' (two paths; "
+			 "options go before them)", argv[optind + 2]);
+		return -EINVAL;
+	}
+	opts->argv = argv + optind;
+	return 0;
+}
+
 /* explain [RULES] [--op OP] TARGET: exactly one path or address. */
 static int finish_explain(int argc, char **argv, struct corral_opts *opts)
 {
+	if (is_move_op(opts->explain_op))
+		return finish_explain_move(argc, argv, opts);
 	if (optind >= argc) {
 		warn_msg("explain: no PATH or ADDR:PORT given (corral explain "
 			 "[RULES] [--op OP] PATH|ADDR:PORT)");

@@ -2,7 +2,8 @@
 /*
  * explain.c - `corral explain`: see explain.h.  Runs in the parser child
  * (under its seccomp allowlist: stat, readlink, open and read are all it
- * needs) once the profiles are merged, and sends the launcher nothing.
+ * needs, and statx for the mount of a move) once the profiles are
+ * merged, and sends the launcher nothing.
  */
 #include "config.h"
 
@@ -48,7 +49,8 @@ static const struct explain_op file_ops[] = {
 };
 
 #define OP_NAMES "read, write, exec, readdir, create, remove, truncate, " \
-		 "ioctl, refer, connect-tcp, bind-tcp, connect-udp, bind-udp"
+		 "ioctl, refer, rename, link, exchange, connect-tcp, " \
+		 "bind-tcp, connect-udp, bind-udp"
 
 /* The rights @rule takes away (deny rules); the judge subtracts them and
  * names the rule that took a right away. */
@@ -86,15 +88,9 @@ static size_t open_rules(const struct policy *policy,
 
 /* ---- one object judged ----------------------------------------------------- */
 
-struct judged {
-	const char *path;          /* the object whose walk was judged */
-	uint32_t need;
-	struct explain_verdict v;
-};
-
-static int judge_path(const struct explain_rule *rules, size_t n_rules,
-		      const char *path, bool exists, uint32_t need,
-		      struct judged *j)
+int explain_judge_path(const struct explain_rule *rules, size_t n_rules,
+		       const char *path, bool exists, uint32_t need,
+		       struct explain_judged *j)
 {
 	struct explain_node *nodes;
 	ssize_t n = explain_walk(path, exists, &nodes);
@@ -108,13 +104,13 @@ static int judge_path(const struct explain_rule *rules, size_t n_rules,
 	return 0;
 }
 
-static uint32_t missing(const struct judged *j)
+uint32_t explain_missing(const struct explain_judged *j)
 {
 	return j->need & ~(j->v.allow & ~j->v.deny);
 }
 
-static void print_cited(FILE *out, const struct explain_rule *const *list,
-			size_t n, bool deny)
+void explain_print_cited(FILE *out, const struct explain_rule *const *list,
+			 size_t n, bool deny)
 {
 	char text[PATH_MAX + 256];
 
@@ -128,7 +124,7 @@ static void print_cited(FILE *out, const struct explain_rule *const *list,
 /* "add: --allow write:/etc/passwd or 'write = /etc/passwd' in
  * [filesystem]": the missing rights, on the object itself (the smallest
  * rule), or its directory when it does not exist yet. */
-static void print_hint(FILE *out, uint32_t rights, const char *where)
+void explain_print_hint(FILE *out, uint32_t rights, const char *where)
 {
 	char names[128], key[128];
 	_cleanup_free_ char *value = profile_quote("", where, false);
@@ -139,23 +135,24 @@ static void print_hint(FILE *out, uint32_t rights, const char *where)
 }
 
 /* Why @j is denied, inside the parentheses of the answer. */
-static void print_denial(FILE *out, const struct judged *j, const char *where)
+void explain_print_denial(FILE *out, const struct explain_judged *j,
+			  const char *where)
 {
-	uint32_t lack = missing(j), ungranted = j->need & ~j->v.allow;
+	uint32_t lack = explain_missing(j), ungranted = j->need & ~j->v.allow;
 	char names[128];
 
 	if (ungranted) {
 		fprintf(out, "no rule grants %s on %s or a directory above "
 			"it; ", rights_format(ungranted, names, sizeof(names)),
 			j->path);
-		print_hint(out, ungranted, where);
+		explain_print_hint(out, ungranted, where);
 		return;
 	}
 	fprintf(out, "%s granted by ", rights_format(lack, names,
 						     sizeof(names)));
-	print_cited(out, j->v.granted, j->v.n_granted, false);
+	explain_print_cited(out, j->v.granted, j->v.n_granted, false);
 	fputs(" is taken away by ", out);
-	print_cited(out, j->v.denied, j->v.n_denied, true);
+	explain_print_cited(out, j->v.denied, j->v.n_denied, true);
 }
 
 /* ---- the command --------------------------------------------------------------- */
@@ -252,7 +249,7 @@ static const char *hint_path(const struct target *t, char *buf, size_t size)
 }
 
 static int deny_exec(FILE *out, const struct target *t, const char *role,
-		     const char *path, const struct judged *j)
+		     const char *path, const struct explain_judged *j)
 {
 	print_head(out, false, "exec", t);
 	fprintf(out, "its %s %s", role, path);
@@ -262,7 +259,7 @@ static int deny_exec(FILE *out, const struct target *t, const char *role,
 	if (!j)
 		return EXPLAIN_DENIED;
 	fputs(": ", out);
-	print_denial(out, j, path);
+	explain_print_denial(out, j, path);
 	fputs(")\n", out);
 	return EXPLAIN_DENIED;
 }
@@ -273,10 +270,10 @@ static int deny_exec(FILE *out, const struct target *t, const char *role,
  */
 static int judge_exec_chain(FILE *out, const struct explain_rule *rules,
 			    size_t n_rules, const struct target *t,
-			    const char *cwd, const struct judged *file)
+			    const char *cwd, const struct explain_judged *file)
 {
 	static char path[EXPLAIN_MAX_EXEC][PATH_MAX];
-	struct judged j[EXPLAIN_MAX_EXEC];
+	struct explain_judged j[EXPLAIN_MAX_EXEC];
 	const char *role[EXPLAIN_MAX_EXEC], *at = t->resolved;
 	char next[PATH_MAX];
 	size_t n;
@@ -293,19 +290,20 @@ static int judge_exec_chain(FILE *out, const struct explain_rule *rules,
 				    &exists) < 0 || !exists ||
 		    access(path[n], X_OK) < 0)
 			return deny_exec(out, t, role[n], next, NULL);
-		if (judge_path(rules, n_rules, path[n], true,
-			       CORRAL_ACCESS_READ | CORRAL_ACCESS_EXEC,
-			       &j[n]) < 0)
+		if (explain_judge_path(rules, n_rules, path[n], true,
+				       CORRAL_ACCESS_READ | CORRAL_ACCESS_EXEC,
+				       &j[n]) < 0)
 			return CORRAL_EXIT_FAILURE;
-		if (missing(&j[n]))
+		if (explain_missing(&j[n]))
 			return deny_exec(out, t, role[n], path[n], &j[n]);
 		at = path[n];
 	}
 	print_head(out, true, "exec", t);
-	print_cited(out, file->v.granted, file->v.n_granted, false);
+	explain_print_cited(out, file->v.granted, file->v.n_granted, false);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "; %s %s: ", role[i], path[i]);
-		print_cited(out, j[i].v.granted, j[i].v.n_granted, false);
+		explain_print_cited(out, j[i].v.granted, j[i].v.n_granted,
+				    false);
 	}
 	fputs(")\n", out);
 	return EXPLAIN_ALLOWED;
@@ -318,7 +316,7 @@ static int judge_rules(FILE *out, const struct explain_rule *rules,
 {
 	uint32_t need = op->need;
 	char where[PATH_MAX];
-	struct judged j;
+	struct explain_judged j;
 
 	if (need == CORRAL_ACCESS_READ && t->is_dir)
 		need = CORRAL_ACCESS_READDIR;
@@ -328,35 +326,52 @@ static int judge_rules(FILE *out, const struct explain_rule *rules,
 		      out);
 		return EXPLAIN_ALLOWED;
 	}
-	if (judge_path(rules, n_rules, t->object, t->exists || op->on_parent,
-		       need, &j) < 0)
+	if (explain_judge_path(rules, n_rules, t->object,
+			       t->exists || op->on_parent, need, &j) < 0)
 		return CORRAL_EXIT_FAILURE;
-	if (missing(&j)) {
+	if (explain_missing(&j)) {
 		print_head(out, false, op->name, t);
-		print_denial(out, &j, hint_path(t, where, sizeof(where)));
+		explain_print_denial(out, &j,
+				     hint_path(t, where, sizeof(where)));
 		fputs(")\n", out);
 		return EXPLAIN_DENIED;
 	}
 	if (need & CORRAL_ACCESS_EXEC)
 		return judge_exec_chain(out, rules, n_rules, t, cwd, &j);
 	print_head(out, true, op->name, t);
-	print_cited(out, j.v.granted, j.v.n_granted, false);
+	explain_print_cited(out, j.v.granted, j.v.n_granted, false);
 	fputs(")\n", out);
 	return EXPLAIN_ALLOWED;
 }
 
-static int judge_file(FILE *out, const struct policy *policy,
-		      const struct explain_op *op, const struct target *t,
-		      const char *cwd)
+static int judge_file(FILE *out, const struct explain_rule *rules,
+		      size_t n_rules, const struct explain_op *op,
+		      const struct target *t, const char *cwd)
 {
-	/* first, as the launcher: a rule it would refuse is an error */
+	int r = kernel_first(out, op, t);
+
+	return r < 0 ? judge_rules(out, rules, n_rules, op, t, cwd) : r;
+}
+
+/* Opens the rules first, as the launcher does: a rule it would refuse
+ * is an error before any answer.  @t NULL: a move of argv[0] to
+ * argv[1]. */
+static int judge_files(FILE *out, struct corral_opts *opts,
+		       const struct explain_op *op, const struct target *t,
+		       const char *cwd)
+{
+	const struct policy *policy = &opts->policy;
 	struct explain_rule *rules = xcalloc(policy->n_rules + 1,
 					     sizeof(*rules));
 	size_t n_rules = open_rules(policy, rules);
-	int r = kernel_first(out, op, t);
+	int r;
 
-	if (r < 0)
-		r = judge_rules(out, rules, n_rules, op, t, cwd);
+	if (t)
+		r = judge_file(out, rules, n_rules, op, t, cwd);
+	else
+		r = explain_move(out, rules, n_rules,
+				 explain_move_kind(opts->explain_op),
+				 opts->argv[0], opts->argv[1], cwd);
 	free(rules);
 	return r;
 }
@@ -378,6 +393,8 @@ int explain_run(struct corral_opts *opts, const char *cwd, FILE *out)
 	const struct policy_net_host *full = NULL;
 	static struct target t;
 
+	if (opts->explain_op && explain_move_kind(opts->explain_op) >= 0)
+		return judge_files(out, opts, NULL, NULL, cwd);
 	if (!op && !net) {
 		warn_msg("explain: --op %s: unknown operation (%s)",
 			 opts->explain_op, OP_NAMES);
@@ -395,5 +412,5 @@ int explain_run(struct corral_opts *opts, const char *cwd, FILE *out)
 	}
 	if (resolve_target(arg, cwd, op, &t) < 0)
 		return CORRAL_EXIT_FAILURE;
-	return judge_file(out, &opts->policy, op, &t, cwd);
+	return judge_files(out, opts, op, &t, cwd);
 }

@@ -4,6 +4,7 @@
  * which rule?  Nothing is run.
  *
  *   corral explain [RULES|--profile NAME]... [--op OP] PATH|ADDR:PORT
+ *   corral explain [RULES|--profile NAME]... --op rename|link|exchange A B
  *
  * It judges the policy the launcher would build (the parser's own
  * merging and expansion, each rule opened as parser_open_rule() opens it
@@ -17,7 +18,9 @@
  * explain_judge.c (the walk's arithmetic, no system calls),
  * explain_path.c (resolving a path and stat-ing each directory above
  * it), explain_exec.c (what an exec also opens: #! interpreters, ELF
- * loaders), explain_net.c (ADDR:PORT against the network rules).
+ * loaders), explain_net.c (ADDR:PORT against the network rules),
+ * explain_move.c (rename, link and exchange: both directories, refer,
+ * and whether the entry moved would gain rights).
  */
 #ifndef CORRAL_EXPLAIN_H
 #define CORRAL_EXPLAIN_H
@@ -35,9 +38,10 @@
 enum { EXPLAIN_ALLOWED = 0, EXPLAIN_DENIED = 1 };
 
 /*
- * Answers opts->argv[0] for opts->explain_op (NULL: read for a path,
- * connect-tcp for ADDR:PORT) under opts->policy, profiles merged; @cwd
- * is where a relative PATH starts (the parser may not call getcwd).
+ * Answers opts->argv[0] (and argv[1] for a move) for opts->explain_op
+ * (NULL: read for a path, connect-tcp for ADDR:PORT) under opts->policy,
+ * profiles merged; @cwd is where a relative PATH starts (the parser may
+ * not call getcwd).
  * Prints one line on @out; returns EXPLAIN_ALLOWED, EXPLAIN_DENIED, or
  * CORRAL_EXIT_FAILURE after a message on stderr.
  */
@@ -85,6 +89,25 @@ void explain_judge(const struct explain_rule *rules, size_t n_rules,
 const char *explain_rule_text(const struct policy_rule *rule, uint32_t deny,
 			      char *buf, size_t size);
 
+/*
+ * The rights a move needs on the directory it leaves (*@src) and on the
+ * one it enters (*@dst), as Landlock and the bpf engine ask them:
+ * @kind is EXPLAIN_MOVE_*, @replaces when a rename's DST exists.
+ * Within one directory both land on it and refer is not needed.
+ */
+enum { EXPLAIN_MOVE_RENAME, EXPLAIN_MOVE_LINK, EXPLAIN_MOVE_EXCHANGE };
+void explain_move_needs(int kind, bool replaces, bool same_dir,
+			uint32_t *src, uint32_t *dst);
+
+/*
+ * The rights an entry would gain by moving: those it would hold at the
+ * new place (@there) and does not hold now (@here), each verdict a walk
+ * starting at the entry itself, so its own rule counts on both sides.
+ * Only file rights count for a file (@is_dir false).
+ */
+uint32_t explain_gained(const struct explain_verdict *here,
+			const struct explain_verdict *there, bool is_dir);
+
 /* ---- paths (explain_path.c) ------------------------------------------ */
 
 /*
@@ -117,6 +140,49 @@ enum { EXPLAIN_EXEC_INTERP = 1, EXPLAIN_EXEC_LOADER = 2 };
  * there is none, or -errno if @path cannot be read.
  */
 int explain_exec_next(const char *path, char *out, size_t size);
+
+/* ---- answers shared by explain.c and explain_move.c (explain.c) ------ */
+
+/* An object judged: its path, the rights asked, the verdict. */
+struct explain_judged {
+	const char *path;
+	uint32_t need;
+	struct explain_verdict v;
+};
+
+/* Walks @path (its own inode too when @exists) for @need into @j;
+ * 0, or -errno after a message naming @path. */
+int explain_judge_path(const struct explain_rule *rules, size_t n_rules,
+		       const char *path, bool exists, uint32_t need,
+		       struct explain_judged *j);
+
+/* The rights of j->need that j->v does not leave granted. */
+uint32_t explain_missing(const struct explain_judged *j);
+
+/* The rules of @list, "; "-separated; @deny: name what each takes away. */
+void explain_print_cited(FILE *out, const struct explain_rule *const *list,
+			 size_t n, bool deny);
+
+/* "add: --allow RIGHTS:WHERE or 'KEY = WHERE' in [filesystem]" */
+void explain_print_hint(FILE *out, uint32_t rights, const char *where);
+
+/* Why @j is denied: no rule grants it (and the rule to add on @where),
+ * or which rule takes it away. */
+void explain_print_denial(FILE *out, const struct explain_judged *j,
+			  const char *where);
+
+/* ---- moves (explain_move.c) -------------------------------------------- */
+
+/* EXPLAIN_MOVE_* for op @name, or -1 if it is not a move. */
+int explain_move_kind(const char *name);
+
+/*
+ * Judges moving @a to @b (exchange: swapping them) under @rules, after
+ * what the kernel refuses first; one line on @out.  Returns as
+ * explain_run().
+ */
+int explain_move(FILE *out, const struct explain_rule *rules, size_t n_rules,
+		 int kind, const char *a, const char *b, const char *cwd);
 
 /* ---- network (explain_net.c) ------------------------------------------ */
 

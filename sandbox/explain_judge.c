@@ -51,6 +51,45 @@ void explain_judge(const struct explain_rule *rules, size_t n_rules,
 	}
 }
 
+/*
+ * A rename removes the entry from SRC's directory and creates it in
+ * DST's, replacing (removing) what DST names; an exchange does both on
+ * each side; a link only creates.  Across directories, refer on both
+ * sides as well (Landlock's current_check_refer_path(), bpf's
+ * check_refer()).
+ */
+void explain_move_needs(int kind, bool replaces, bool same_dir,
+			uint32_t *src, uint32_t *dst)
+{
+	*src = 0;
+	*dst = CORRAL_ACCESS_CREATE;
+	if (kind != EXPLAIN_MOVE_LINK)
+		*src |= CORRAL_ACCESS_REMOVE;
+	if (kind == EXPLAIN_MOVE_EXCHANGE)
+		*src |= CORRAL_ACCESS_CREATE;
+	if (kind == EXPLAIN_MOVE_EXCHANGE ||
+	    (kind == EXPLAIN_MOVE_RENAME && replaces))
+		*dst |= CORRAL_ACCESS_REMOVE;
+	if (same_dir)
+		return;
+	*src |= CORRAL_ACCESS_REFER;
+	*dst |= CORRAL_ACCESS_REFER;
+}
+
+/*
+ * Directory rights (readdir, create, remove, refer) mean nothing on a
+ * file, so a file's move compares only file rights; a directory hands
+ * them all down to what it holds.
+ */
+uint32_t explain_gained(const struct explain_verdict *here,
+			const struct explain_verdict *there, bool is_dir)
+{
+	uint32_t mask = is_dir ? CORRAL_ACCESS_ALL : CORRAL_ACCESS_FILE;
+	uint32_t now = here->allow & ~here->deny;
+
+	return there->allow & ~there->deny & ~now & mask;
+}
+
 static const char *after_space(const char *s)
 {
 	const char *sp = strchr(s, ' ');

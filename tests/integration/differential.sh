@@ -30,10 +30,12 @@
 #        differential.sh --explain [PATTERN]
 #
 # --explain checks `corral explain` instead (issue 25): for each op of a
-# scenario, `corral explain RULES --op OP PATH` on the pristine tree must
-# answer allowed where corral's sandbox under the same rules allowed it,
-# denied where it refused it (EACCES, EPERM, EXDEV); see explain_ops for
-# how probe's ops map to explain's and which it does not model.
+# scenario, `corral explain RULES --op OP PATH` (--op OP SRC DST for a
+# rename, link or exchange), on the tree as the sandbox found it before
+# that op, must answer allowed where corral's sandbox under the same rules
+# allowed it, denied where it refused it (EACCES, EPERM, EXDEV); see
+# explain_ops for how probe's ops map to explain's and which it does not
+# model.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -749,10 +751,11 @@ run_scenario() {
 # ---- --explain: corral explain against the sandbox ----------------------
 
 # explain_ops OP: xops := the explain operations probe's OP needs (each must
-# be allowed), xarg := which of its arguments is the path; no xops when
-# explain does not model OP, with the reason in xwhy
+# be allowed), xarg := which of its arguments is the path (xn: how many
+# paths from there); no xops when explain does not model OP, with the
+# reason in xwhy
 explain_ops() {
-	xops="" xwhy="" xarg=1
+	xops="" xwhy="" xarg=1 xn=1
 	case $1 in
 	read | fork-read | thread-read | reopen) xops=read ;;
 	readdir | write | exec | truncate) xops=$1 ;;
@@ -763,7 +766,7 @@ explain_ops() {
 	unlink | rmdir) xops=remove ;;
 	ioctl) xops="read ioctl" ;;			# probe opens it read-only
 	stat | opath | chdir | readlink) xwhy="not checked by a sandbox" ;;
-	rename | link | exchange) xwhy="two paths; explain judges one" ;;
+	rename | link | exchange) xops=$1 xn=2 ;;	# --op OP SRC DST
 	mount-tmpfs | umount | bind) xwhy="mounts: EPERM in any sandbox" ;;
 	fd-*) xwhy="a descriptor opened outside the sandbox" ;;
 	*-unix) xwhy="named unix sockets" ;;
@@ -791,7 +794,7 @@ explain_op() {
 	xv=allowed xout=""
 	for x in $xops; do
 		xout=$("$CORRAL" explain --rx "$CORRAL_HELPERS" "${r[@]}" \
-			--op "$x" "${@:xarg:1}" 2>&1)
+			--op "$x" "${@:xarg:xn}" 2>&1)
 		rc=$?
 		case $rc in
 		0) ;;
@@ -801,17 +804,62 @@ explain_op() {
 	done
 }
 
+# sandbox_answers I W: res := what corral's sandbox answered to each op of
+# scenario I (the table's answers where this kernel's Landlock cannot
+# judge its right, with actual_from saying so); false after a not ok line
+sandbox_answers() {
+	local i=$1 w=$2
+	if [ "$ABI" -ge "${sc_abi[i]}" ] && [ "$ABI" -gt 0 ]; then
+		run_engine corral "$w"
+		mapfile -t res < <(sed 's/.*: //' <<<"$out")
+		if [ "${#res[@]}" -ne "${#opl[@]}" ]; then
+			not_ok "$name" "corral's sandbox did not answer every op" "$out"
+			return 1
+		fi
+	else
+		read -r -a res <<<"${sc_exp[i]}"
+		actual_from="the table (landlock ABI $ABI lacks ${sc_abi_right[i]:-landlock})"
+	fi
+}
+
+# explain_all W: got[k], outs[k] := explain's answer to each modelled op,
+# each asked on the tree as the sandbox found it: after explaining an op
+# that changed the sandbox's tree (a rename before an exchange of what it
+# renamed), the op is done outside any sandbox too
+explain_all() {
+	local k w=$1
+	local -a words
+	for k in "${!opl[@]}"; do
+		read -r -a words <<<"${opl[k]}"
+		explain_ops "${words[0]}"
+		if [ -z "$xops" ]; then
+			notes+=("op $((k + 1)) ${words[0]}: not explained ($xwhy)")
+			[[ $whys == *"$xwhy"* ]] || whys+="${whys:+; }$xwhy"
+			continue
+		fi
+		explain_op "${words[@]:1}"
+		got[k]=$xv outs[k]=$xout
+		[ "${res[k]}" = OK ] || continue
+		[[ $MUTATING == *[[:space:]]${words[0]}[[:space:]]* ]] || continue
+		dirty[$w]=1
+		"$PROBE" "${words[@]}" >/dev/null 2>&1
+	done
+}
+
 # explain_scenario I W LABEL: one TAP line; every modelled op of scenario I
-# explained on a pristine tree, compared with corral's sandbox's answers
+# explained, compared with corral's sandbox's answers
 explain_scenario() {
 	local i=$1 w=$2 name=${sc_name[$1]}$3 k want compared=0 actual_from="corral's sandbox"
 	local rules ops binds inherits helper=${sc_helper[$1]}
 	local -a opl words got=() outs=() res notes=() bad=()
+	local whys=""
 	cannot_run "$i" "$w" "$name" && return
 	expand rules "${sc_rules[i]}" "$w"
 	expand ops "${sc_ops[i]}" "$w"
 	expand binds "${sc_bind[i]}" "$w"
 	expand inherits "${sc_inherit[i]}" "$w"
+	mapfile -t opl < <(sed 's/ + /\n/g' <<<"$ops")
+	sandbox_answers "$i" "$w" || return
 	if [ -n "${dirty[$w]-}" ]; then
 		fixture_reset "$w" || { not_ok "$name" "cannot reset $w"; return; }
 		unset "dirty[$w]"
@@ -821,28 +869,8 @@ explain_scenario() {
 		fixture_mount "${words[0]}" "${words[1]}"
 		words=("${words[@]:2}")
 	done
-	mapfile -t opl < <(sed 's/ + /\n/g' <<<"$ops")
-	for k in "${!opl[@]}"; do
-		read -r -a words <<<"${opl[k]}"
-		explain_ops "${words[0]}"
-		[ -n "$xops" ] || { notes+=("op $((k + 1)) ${words[0]}: not explained ($xwhy)"); continue; }
-		explain_op "${words[@]:1}"
-		got[k]=$xv outs[k]=$xout
-	done
+	explain_all "$w"
 	fixture_umount_all
-	# what the sandbox did: corral's run, or the table where this
-	# kernel's Landlock cannot judge the scenario's right
-	if [ "$ABI" -ge "${sc_abi[i]}" ] && [ "$ABI" -gt 0 ]; then
-		run_engine corral "$w"
-		mapfile -t res < <(sed 's/.*: //' <<<"$out")
-		if [ "${#res[@]}" -ne "${#opl[@]}" ]; then
-			not_ok "$name" "corral's sandbox did not answer every op" "$out"
-			return
-		fi
-	else
-		read -r -a res <<<"${sc_exp[i]}"
-		actual_from="the table (landlock ABI $ABI lacks ${sc_abi_right[i]:-landlock})"
-	fi
 	for k in "${!got[@]}"; do
 		read -r -a words <<<"${opl[k]}"
 		want=$(verdict_of "${words[0]}" "${res[k]}")
@@ -856,7 +884,7 @@ explain_scenario() {
 	if [ ${#bad[@]} -gt 0 ]; then
 		not_ok "$name" "explain disagrees with $actual_from" "rules: $rules" "${bad[@]}"
 	elif [ ${#got[@]} -eq 0 ]; then
-		skip "$name" "explain models none of its ops"
+		skip "$name" "explain models none of its ops ($whys)"
 	elif [ "$compared" -eq 0 ]; then
 		skip "$name" "the kernel answers each of its ops before the sandbox"
 	else

@@ -70,8 +70,8 @@ run --ro --rx --rw --rwx --allow --profile --print-profile --engine= --log \
     --debug --help --version -- corral --
 run --ro --rx --rw --rwx !--profile -- corral --r
 run setup status teardown profiles check learn explain -- corral ""
-run read write exec readdir create remove truncate ioctl refer connect-tcp \
-    bind-tcp connect-udp bind-udp -- corral explain --op ""
+run read write exec readdir create remove truncate ioctl refer rename link \
+    exchange connect-tcp bind-tcp connect-udp bind-udp -- corral explain --op ""
 run --op --ro --profile !--force -- corral explain --
 run !ls -- corral explain --ro . l
 run teardown !status -- corral te

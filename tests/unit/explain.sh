@@ -10,6 +10,11 @@
 #   - the smallest rule to add when denied, as a flag and a profile line
 #   - exec through a #! interpreter; what the kernel refuses first
 #     (no x bit, write on a directory); ioctl on a non-device
+#   - rename, link and exchange SRC DST: one directory (create, remove),
+#     across directories (refer on both, EACCES before EXDEV), a move
+#     that would gain rights (EXDEV), a deny rule that blocks one, a rule
+#     on / (which Landlock counts only on /'s mount), and what the kernel
+#     refuses first (ENOENT, EEXIST, EINVAL, across mounts)
 #   - network rules: ports, prefixes, IPv4-mapped addresses, port 0,
 #     net = none, an unconfined network
 #   - usage and profile errors
@@ -137,6 +142,77 @@ expect "a script's interpreter needs read and exec" 1 \
 	"denied: exec $T/a/s (its interpreter $T/c/x: no rule grants read,exec on $T/c/x or a directory above it; add: --allow read,exec:$T/c/x or 'read,exec = $T/c/x' in [filesystem])" \
 	--rx "$T/a" --op exec "$T/a/s"
 
+# ---- rename, link, exchange ------------------------------------------------------
+expect "a rename within one directory needs no refer" 0 \
+	"allowed: rename a/f -> $T/a/f to a/f2 -> $T/a/f2 (within $T/a, no refer needed: --rw $T/a on the command line)" \
+	--rw "$T/a" --op rename a/f a/f2
+expect "a rename within one directory needs create and remove there" 1 \
+	"denied: rename $T/a/b to $T/a/b2 (no rule grants create,remove on $T/a or a directory above it; add: --allow create,remove:$T/a or 'create,remove = $T/a' in [filesystem])" \
+	--rw "$T/a/b" --op rename "$T/a/b" "$T/a/b2"
+expect "across directories without refer: EXDEV, refer to add" 1 \
+	"denied: rename $T/a/f to $T/c/f (EXDEV: a move across directories needs refer on both; no rule grants refer on $T/c or a directory above it; add: --allow refer:$T/c or 'refer = $T/c' in [filesystem])" \
+	--allow "create,remove,refer:$T/a" --allow "create,remove:$T/c" \
+	--op rename "$T/a/f" "$T/c/f"
+expect "across directories, a missing remove is EACCES before EXDEV" 1 \
+	"denied: rename $T/c/g to $T/a/g (no rule grants remove,refer on $T/c or a directory above it; add: --allow remove,refer:$T/c or 'remove,refer = $T/c' in [filesystem])" \
+	--rw "$T/a" --op rename "$T/c/g" "$T/a/g"
+expect "a rename over an existing file also removes it" 1 \
+	"denied: rename $T/c/g to $T/a/f (no rule grants remove on $T/a or a directory above it; add: --allow remove:$T/a or 'remove = $T/a' in [filesystem])" \
+	--rw "$T/c" --allow "create,refer:$T/a" --op rename "$T/c/g" "$T/a/f"
+expect "a file that would gain rights: EXDEV names them and the rule" 1 \
+	"denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain read,write,truncate,ioctl from --rw $T/a on the command line, which $T/c lacks; add: --allow read,write,truncate,ioctl:$T/c/g or 'read,write,truncate,ioctl = $T/c/g' in [filesystem])" \
+	--rw "$T/a" --allow "create,remove,refer:$T/c" --op rename "$T/c/g" "$T/a/g"
+expect "a directory that would gain a right: EXDEV" 1 \
+	"denied: rename $T/e to $T/a/e (EXDEV: the directory $T/e would gain exec from --allow exec:$T/a on the command line, which $T lacks; add: --allow exec:$T/e or 'exec = $T/e' in [filesystem])" \
+	--rw "$T" --allow "exec:$T/a" --op rename "$T/e" "$T/a/e"
+expect "a move that loses rights is allowed; both sides named" 0 \
+	"allowed: rename $T/a/f to $T/c/f (from $T/a: --rw $T/a on the command line; into $T/c: --allow create,remove,refer:$T/c on the command line; it gains no right)" \
+	--rw "$T/a" --allow "create,remove,refer:$T/c" --op rename "$T/a/f" "$T/c/f"
+expect "a link needs create and refer where it lands, only refer where it is" 0 \
+	"allowed: link $T/a/f to $T/c/l (from $T/a: --allow read,write,truncate,refer,ioctl:$T/a on the command line; into $T/c: --rw $T/c on the command line; it gains no right)" \
+	--allow "read,write,truncate,ioctl,refer:$T/a" --rw "$T/c" --op link "$T/a/f" "$T/c/l"
+expect "a link from a directory without refer: EXDEV" 1 \
+	"denied: link $T/c/g to $T/a/l (EXDEV: a move across directories needs refer on both; no rule grants refer on $T/c or a directory above it; add: --allow refer:$T/c or 'refer = $T/c' in [filesystem])" \
+	--rw "$T/a" --op link "$T/c/g" "$T/a/l"
+expect "an exchange across directories under one rw rule" 0 \
+	"allowed: exchange $T/a/f with $T/c/g (in $T/a: --rw $T on the command line; in $T/c: --rw $T on the command line; neither gains a right)" \
+	--rw "$T" --op exchange "$T/a/f" "$T/c/g"
+expect "an exchange where the other file would gain rights: EXDEV" 1 \
+	"denied: exchange $T/a/f with $T/c/g (EXDEV: the file $T/c/g would gain write,truncate,ioctl from --rw $T/a on the command line, which $T/c lacks; add: --allow write,truncate,ioctl:$T/c/g or 'write,truncate,ioctl = $T/c/g' in [filesystem])" \
+	--rw "$T/a" --allow "read,create,remove,refer:$T/c" --op exchange "$T/a/f" "$T/c/g"
+expect "a deny of write: moving out from under it would gain write" 1 \
+	"denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain write from --rw $T on the command line, which --deny write:$T/c on the command line takes away in $T/c)" \
+	--rw "$T" --deny "write:$T/c" --op rename "$T/c/g" "$T/a/g"
+expect "a deny of everything takes remove away: EACCES" 1 \
+	"denied: rename $T/c/g to $T/a/g (remove,refer granted by --rw $T on the command line is taken away by --deny $T/c on the command line)" \
+	--rw "$T" --deny "$T/c" --op rename "$T/c/g" "$T/a/g"
+# Landlock compares the two sides up to the root of the mount the move is
+# on, then only while going up: a rule on / itself never counts for a move
+# on another mount (the guest's tmpfs /tmp), and does on /'s own
+if [ "$(stat -c %m "$T")" = / ]; then
+	expect "a rule on / counts for a move on /'s mount" 0 \
+		"allowed: rename $T/c/g to $T/a/g (from $T/c: --allow create,remove,refer:$T/c on the command line; into $T/a: --allow read,create,remove,refer:$T/a on the command line; it gains no right)" \
+		--ro / --allow "read,create,remove,refer:$T/a" --allow "create,remove,refer:$T/c" \
+		--op rename "$T/c/g" "$T/a/g"
+else
+	expect "a rule on / does not count for a move on another mount" 1 \
+		"denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain read from --allow read,create,remove,refer:$T/a on the command line, which $T/c lacks (a rule on / does not count for a move on another mount); add: --allow read:$T/c/g or 'read = $T/c/g' in [filesystem])" \
+		--ro / --allow "read,create,remove,refer:$T/a" --allow "create,remove,refer:$T/c" \
+		--op rename "$T/c/g" "$T/a/g"
+fi
+expect "a missing source: the kernel answers first" 1 \
+	"denied: rename $T/a/nope to $T/c/n ($T/a/nope does not exist (ENOENT), whatever the rules)" \
+	--rw "$T" --op rename "$T/a/nope" "$T/c/n"
+expect "a link onto an existing name: the kernel answers first" 1 \
+	"denied: link $T/a/f to $T/c/g ($T/c/g exists (EEXIST), whatever the rules)" \
+	--rw "$T" --op link "$T/a/f" "$T/c/g"
+expect "a directory into itself: the kernel answers first" 1 \
+	"denied: rename $T/a to $T/a/b/a ($T/a/b/a is inside $T/a (EINVAL), whatever the rules)" \
+	--rw "$T" --op rename "$T/a" "$T/a/b/a"
+expect "across mounts: the kernel answers first" 1 \
+	"denied: rename $T/a/f to /proc/nope (they are on different mounts (EXDEV), whatever the rules)" \
+	--rw "$T" --op rename "$T/a/f" /proc/nope
+
 # ---- profiles ----------------------------------------------------------------
 expect "a profile rule: key, expanded path, file:line" 0 \
 	"allowed: write $T/proj/src/a.c (rw = $T/proj at ./p.profile:5)" \
@@ -176,7 +252,7 @@ expect "the op must match" 1 \
 
 # ---- errors ------------------------------------------------------------------------
 expect_error "an unknown --op" \
-	"corral: explain: --op frob: unknown operation (read, write, exec, readdir, create, remove, truncate, ioctl, refer, connect-tcp, bind-tcp, connect-udp, bind-udp)" \
+	"corral: explain: --op frob: unknown operation (read, write, exec, readdir, create, remove, truncate, ioctl, refer, rename, link, exchange, connect-tcp, bind-tcp, connect-udp, bind-udp)" \
 	--op frob "$T/a"
 expect_error "no target" \
 	"corral: explain: no PATH or ADDR:PORT given (corral explain [RULES] [--op OP] PATH|ADDR:PORT)"
@@ -186,6 +262,15 @@ expect_error "two targets" \
 expect_error "a rule on a missing path fails as a launch would" \
 	"corral: $T/nope: No such file or directory (--ro on the command line); create it, or leave the flag out" \
 	--ro "$T/nope" "$T/a"
+expect_error "a move needs two paths" \
+	"corral: explain: --op exchange needs two paths (corral explain [RULES] --op exchange A B)" \
+	--op exchange "$T/a/f"
+expect_error "a move takes no third path" \
+	"corral: explain: unexpected argument 'x' (two paths; options go before them)" \
+	--op rename "$T/a/f" "$T/c/f" x
+expect_error "a missing directory on the way of a move" \
+	"corral: explain: $T/nope/x: cannot resolve the path as link(2) would: No such file or directory" \
+	--op link "$T/a/f" "$T/nope/x"
 expect_error "a missing directory on the way" \
 	"corral: explain: $T/nope/x: cannot resolve the path as open(2) would: No such file or directory" \
 	"$T/nope/x"
@@ -198,5 +283,7 @@ is "$out (exit $?)" "corral: --op only applies to 'corral explain' (exit 125)" \
 out=$("$CORRAL" --help)
 [[ $out == *"  explain [--op OP] PATH|ADDR:PORT"* ]] && ok "--help names explain" ||
 	not_ok "--help names explain" "$out"
+[[ $out == *"  explain [--op OP] PATH|ADDR:PORT|SRC DST"* ]] &&
+	ok "--help names explain's moves" || not_ok "--help names explain's moves" "$out"
 
 done_testing

@@ -3,7 +3,8 @@
  * test-explain.c - explain's judge on inodes of its own: allows add up
  * along the walk, a file rule counts only on its inode, and a deny mask
  * (issue 25 part 1) subtracts at any depth and is the rule named; the
- * names of rules as explain prints them, deny rules included.
+ * names of rules as explain prints them, deny rules included; what a
+ * move needs of each directory and what a moved entry would gain.
  */
 #include "config.h"
 
@@ -14,6 +15,52 @@
 
 #define R CORRAL_ACCESS_READ
 #define W CORRAL_ACCESS_WRITE
+#define C CORRAL_ACCESS_CREATE
+#define D CORRAL_ACCESS_REMOVE
+#define F CORRAL_ACCESS_REFER
+
+/* Landlock's current_check_refer_path() asks, per kind of move: */
+static void test_move_needs(void)
+{
+	uint32_t s, d;
+
+	explain_move_needs(EXPLAIN_MOVE_RENAME, false, true, &s, &d);
+	TAP_OK(s == D && d == C, "a rename in one directory: remove, create");
+	explain_move_needs(EXPLAIN_MOVE_RENAME, true, false, &s, &d);
+	TAP_OK(s == (D | F) && d == (C | D | F),
+	       "a rename over a file across directories: refer on both, "
+	       "remove where it lands");
+	explain_move_needs(EXPLAIN_MOVE_LINK, false, false, &s, &d);
+	TAP_OK(s == F && d == (C | F), "a link: refer, and create where it "
+	       "lands");
+	explain_move_needs(EXPLAIN_MOVE_EXCHANGE, true, false, &s, &d);
+	TAP_OK(s == (C | D | F) && d == (C | D | F),
+	       "an exchange: the same on both sides");
+}
+
+static void test_gained(void)
+{
+	struct explain_verdict here = { .allow = CORRAL_GROUP_RW },
+			       there = { .allow = CORRAL_GROUP_RW |
+						  CORRAL_ACCESS_EXEC };
+
+	TAP_EQ(CORRAL_ACCESS_EXEC, explain_gained(&here, &there, false),
+	       "a file gains exec");
+	here.allow = R | C | D | F;
+	there.allow = CORRAL_ACCESS_READDIR | R;
+	TAP_EQ(0, explain_gained(&here, &there, false),
+	       "directory rights do not count for a file");
+	TAP_EQ(CORRAL_ACCESS_READDIR, explain_gained(&here, &there, true),
+	       "they do for a directory");
+	here.allow = R | W;
+	here.deny = W;
+	there.allow = R | W;
+	TAP_EQ(W, explain_gained(&here, &there, false),
+	       "what a deny takes here is gained there");
+	there.deny = W;
+	TAP_EQ(0, explain_gained(&here, &there, false),
+	       "unless a deny takes it there too");
+}
 
 static struct policy_rule src[] = {
 	{ .path = "/h", .access = CORRAL_GROUP_RW,
@@ -67,5 +114,7 @@ int main(void)
 					 sizeof(buf)),
 		       "deny = /h/.ssh at s.profile:3"),
 	       "a profile deny line: %s", buf);
+	test_move_needs();
+	test_gained();
 	return tap_done();
 }
