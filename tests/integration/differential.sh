@@ -917,8 +917,7 @@ main() {
 	SOCK=$base/sock
 	mkdir -p "$SOCK" && chmod 755 "$base" "$SOCK" || skip_all "cannot make $SOCK"
 	"$CORRAL_HELPERS/escape" listen-unix "$SOCK/s" 3600 >/dev/null 2>&1 &
-	listener=$!
-	trap 'kill "$listener" 2>/dev/null; cleanup_tmp' EXIT
+	kill_at_exit $!
 	"$CORRAL_HELPERS/escape" wait-file "$SOCK/s.d" >/dev/null
 	rbase=${CORRAL_TEST_ROOTFS:-/var/tmp}
 	if [ -d "$rbase" ] && [ -w "$rbase" ] && make_tmp rw diff "$rbase"; then

@@ -416,6 +416,13 @@ umount_under() {
 		/proc/self/mountinfo 2>/dev/null | sort -r)
 }
 
+# kill_at_exit PID: a helper left running in the background is killed
+# when the suite exits (make_tmp sets the EXIT trap: a trap of the
+# suite's own would be replaced by the next make_tmp)
+kill_at_exit() {
+	_net_pids+=("$1")
+}
+
 cleanup_tmp() {
 	local d p
 	for p in "${_net_pids[@]}"; do

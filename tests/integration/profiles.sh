@@ -405,7 +405,7 @@ PORT=80
 ( cd "$W" && exec python3 -m http.server --bind 127.0.0.1 "$PORT" ) \
 	>/dev/null 2>&1 &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null; cleanup_tmp' EXIT
+kill_at_exit "$SERVER"
 for ((i = 0; i < 300; i++)); do
 	(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
 	sleep 0.1
