@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 10
+#define CORRAL_ABI_VERSION 11
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -185,6 +185,11 @@ static inline __u64 corral_ino_bit(__u64 ino)
 /* The domain has deny rules: a walk goes on to the root even once its
  * allows cover what is asked, as a deny above may take some back. */
 #define CORRAL_TASK_DENY       (1u << 5)
+/* A watcher reads the domain's denials (--log).  Only a watched or an
+ * audit domain emits events: the ring buffer is read by no one else, so
+ * an unwatched sandbox's denials would only cost a name walk each and
+ * fill the ring that a watched one needs. */
+#define CORRAL_TASK_WATCHED    (1u << 6)
 
 /*
  * Network rules: hash map "net_policy", key __u64 domain id, value struct

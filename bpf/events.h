@@ -76,7 +76,7 @@ static __always_inline int report_child(struct corral_task *t,
 	struct name_walk w = { .dentry = dentry, .mnt = mnt };
 	int verdict = (t->flags & CORRAL_TASK_AUDIT) ? 0 : error;
 
-	if (!ev)
+	if (!ev || !(t->flags & (CORRAL_TASK_WATCHED | CORRAL_TASK_AUDIT)))
 		return verdict;
 	ev->domain = t->domain;
 	ev->time_ns = bpf_ktime_get_ns();

@@ -24,10 +24,11 @@
  *   marks                       inode storage, CORRAL_MARK_SLOTS slots a
  *       directory.  A sandbox can take the slots of a directory others
  *       use too: they then miss and walk (slower, never wrong).
- *   events                      1 MiB ring shared by every domain: a
- *       sandbox that floods denials makes other domains' events be
- *       dropped (counted in events_lost, said by --log), never their
- *       decisions.
+ *   events                      1 MiB ring shared by the watched
+ *       domains (--log, learn; the others emit nothing): a watched
+ *       sandbox that floods denials makes the other watched domains'
+ *       events be dropped (counted in events_lost; --log says how many
+ *       while it ran), never their decisions.
  *   topology, info, events_lost, event_scratch  fixed size, written by
  *       the programs only.
  */

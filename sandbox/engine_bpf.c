@@ -416,7 +416,8 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 		.flags = e->task_flags |
 			 (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
 			 (e->deny_rules ? CORRAL_TASK_DENY : 0) |
-			 (e->audit ? CORRAL_TASK_AUDIT : 0),
+			 (e->audit ? CORRAL_TASK_AUDIT : 0) |
+			 (e->watched ? CORRAL_TASK_WATCHED : 0),
 		.rule_inos = e->rule_inos,
 	};
 	_cleanup_close_ int child = -1;

@@ -55,6 +55,7 @@ struct bpf_engine {
 	bool deny_rules;   /* some rule denies (CORRAL_TASK_DENY) */
 	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
 	bool audit;        /* record what would be denied, deny nothing */
+	bool watched;      /* a watcher reads its denials (--log) */
 	bool reclaimed;    /* reclaim_dead() already ran for this launch */
 	uint32_t task_flags; /* CORRAL_TASK_* from the profile's [sandbox] */
 };

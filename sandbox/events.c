@@ -323,11 +323,12 @@ void log_print_event(const struct corral_event *ev, void *printer)
 
 void log_finish(struct log_printer *p)
 {
-	uint64_t lost = events_lost();
+	uint64_t lost = events_lost() - p->lost_at_start;
 
 	flush_suppressed(p);
 	if (lost)
-		fprintf(p->out, "corral: the kernel dropped %llu denial events "
-			"since setup (ring buffer full)\n",
+		fprintf(p->out, "corral: while the command ran, the kernel "
+			"dropped %llu denial events of watched sandboxes (ring "
+			"buffer full): some denials may be missing above\n",
 			(unsigned long long)lost);
 }

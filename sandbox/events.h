@@ -68,6 +68,7 @@ struct log_printer {
 	uint64_t window_ns;    /* start of the current one-second window */
 	unsigned in_window;
 	uint64_t suppressed;
+	uint64_t lost_at_start; /* events_lost() when the command started */
 	log_why_fn why;        /* which rule it is about, or NULL */
 	const void *why_ctx;
 };

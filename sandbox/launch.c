@@ -151,6 +151,7 @@ static void watch_name_rules(struct watch *w,
 static int watch_open(struct watch *w, const struct launch_request *req,
 		      uint64_t domain)
 {
+	w->printer.lost_at_start = events_lost();
 	if (learning(req))
 		w->reader = events_open(domain, learn_record, &w->learn);
 	else
@@ -239,6 +240,7 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	    engine_bpf_create_domain(&engine) < 0)
 		goto fail;
 	engine.audit = learning(req);
+	engine.watched = watch->on;
 	engine.task_flags = req->msg.task_flags;
 	for (size_t i = 0; i < n; i++)
 		if (engine_bpf_add_rule(&engine, rules[i].fd,

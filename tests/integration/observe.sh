@@ -60,6 +60,16 @@ grep -qF "corral: denied create $work/data/evil\\x1b]0;owned\\x07\\x1b[2J.txt (p
 	not_ok "--log prints a file name's terminal escapes escaped (\\x1b), never raw" \
 		"$(cat -v "$work/esc.err")"
 
+# Only watched sandboxes emit denials: 3,000 denials of a sandbox run
+# without --log (twice the ring buffer) leave nothing to drop, and the
+# next --log run prints its one denial and no line about lost events.
+"$CORRAL" --rx "$CORRAL_HELPERS" -- "$PROBE" \
+	$(for i in $(seq 3000); do printf 'read /etc/hostname + '; done) read /etc/hostname >/dev/null 2>&1
+out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" -- "$PROBE" read /etc/hostname 2>&1 >/dev/null)
+[[ $out == "corral: denied read /etc/hostname (pid "*" probe): no rule grants read; add: --allow read:/etc/hostname" ]] &&
+	ok "--log after 3,000 denials of an unwatched sandbox: its one denial, nothing lost" ||
+	not_ok "--log after 3,000 denials of an unwatched sandbox: its one denial, nothing lost" "$out"
+
 out=$("$CORRAL" --log --rx "$CORRAL_HELPERS" --rx /usr -- sh -c 'exit 9' 2>&1)
 is "$?" 9 "--log keeps the command's exit status"
 
