@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include "bpf_admin.h"
 #include "engine_bpf.h"
 #include "engine_landlock.h"
 
@@ -31,7 +32,6 @@
 
 #include "corral_abi.h"
 #include "corral.skel.h"
-#include "engine_landlock.h"
 #include "privs.h"
 #include "util.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * engine_bpf.h - the BPF-LSM engine.  bpf_admin.c loads, pins and
- * unpins the shared program set (root); engine_bpf.c is what a launch
- * does with the pinned maps: make a domain, register rules, enter it.
+ * engine_bpf.h - the BPF-LSM engine as a launch uses it (engine_bpf.c):
+ * make a domain in the pinned maps, register rules, enter it.  Loading
+ * and pinning the shared program set is bpf_admin.h's.
  */
 #ifndef CORRAL_ENGINE_BPF_H
 #define CORRAL_ENGINE_BPF_H
@@ -15,10 +15,6 @@
 #define CORRAL_PIN_DIR  "/sys/fs/bpf/corral"
 #define CORRAL_LSM_LIST "/sys/kernel/security/lsm"
 
-/* bpf_admin.c: subcommands; each returns an exit status. */
-int bpf_admin_setup(bool debug);
-int bpf_admin_status(void);
-int bpf_admin_teardown(bool force);
 
 /*
  * Is "bpf" in the active LSM list?  Returns 1 or 0; on 0 or error, @why

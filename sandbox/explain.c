@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "netrule.h"
-#include "parser.h"
+#include "parser_child.h"
 #include "profile.h"
 #include "util.h"
 

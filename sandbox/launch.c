@@ -2,7 +2,7 @@
 /*
  * launch.c - the privileged flow of `corral [rules] -- CMD`, top to bottom:
  *
- *   0. (parser.c, in an unprivileged child) parse everything and open
+ *   0. (parser_child.c, in an unprivileged child) parse everything and open
  *      every rule path O_PATH as the user; main.c checked the message
  *   1. choose the engine; for bpf, capabilities become: effective none,
  *      permitted CAP_BPF only (privs.c)
@@ -33,11 +33,12 @@
 #include "engine_landlock.h"
 #include "landlock_deny.h"
 #include "events.h"
+#include "log_print.h"
 #include "launch_msg.h"
 #include "learn.h"
 #include "log_rules.h"
 #include "privs.h"
-#include "seccomp_filter.h"
+#include "seccomp_load.h"
 #include "util.h"
 
 /*

@@ -63,7 +63,7 @@ enum launch_engine {
 #define LAUNCH_LOG      (1u << 2)  /* --log: print denials */
 #define LAUNCH_LOG_FD   (1u << 3)  /* --log=FILE: an fd is attached */
 /* exec_path is where PATH has argv[cmd_index]; the command's argv[0]
- * stays as typed (see resolve_command in parser.c). */
+ * stays as typed (see resolve_command in parser_child.c). */
 #define LAUNCH_PATH_FOUND (1u << 4)
 /* --quiet, CORRAL_QUIET or quiet = yes: no warning that Landlock is used */
 #define LAUNCH_QUIET    (1u << 5)

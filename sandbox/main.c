@@ -4,7 +4,7 @@
  *
  * The launcher holds CAP_BPF (and runs setgid corral) but reads no user
  * input itself: a child with no privilege parses argv, the environment
- * and the profiles (parser.c) and sends back one checked message
+ * and the profiles (parser_child.c) and sends back one checked message
  * (launch_msg.c).  This file only routes that message.
  */
 #include "config.h"
@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "engine_bpf.h"
+#include "bpf_admin.h"
 #include "launch.h"
 #include "launch_msg.h"
-#include "parser.h"
+#include "parser_child.h"
 #include "privs.h"
 #include "resolve.h"
 #include "user_env.h"

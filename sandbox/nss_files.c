@@ -8,7 +8,7 @@
  * shadow glibc's and read only /etc/passwd and /etc/group, with glibc's
  * fgetpwent/fgetgrent, which need no NSS.  corral asks only for the
  * caller's name and home (both with an environment fallback, see
- * read_vars in parser.c) and for the group "corral", which installing
+ * read_vars in parser_child.c) and for the group "corral", which installing
  * corral creates in /etc/group.  Built only with --enable-static-corral.
  */
 #include "config.h"

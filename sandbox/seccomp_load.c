@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "seccomp_filter.h"
+#include "seccomp_load.h"
 
 #include <errno.h>
 #include <linux/filter.h>

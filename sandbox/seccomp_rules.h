@@ -9,10 +9,10 @@
 #include <seccomp.h>
 #include <stdint.h>
 
-/* The sandbox's deny list (seccomp_filter.c); NULL after a message. */
+/* The sandbox's deny list (seccomp_sandbox.c); NULL after a message. */
 scmp_filter_ctx seccomp_sandbox_filter(void);
-/* The parser child's allowlist (seccomp_parser.c); NULL after a message. */
-scmp_filter_ctx seccomp_parser_filter(void);
+/* The parser child's allowlist (seccomp_child.c); NULL after a message. */
+scmp_filter_ctx seccomp_child_filter(void);
 
 /*
  * Shared by both.  A rule with @action for the system call @name

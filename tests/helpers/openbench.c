@@ -75,7 +75,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "seccomp_filter.h"
+#include "seccomp_load.h"
 
 static uint64_t now_ns(void)
 {

@@ -16,6 +16,7 @@
 
 #include "corral_abi.h"
 #include "../../sandbox/events.h"  /* not bpf/events.h */
+#include "log_print.h"
 #include "log_rules.h"
 #include "event_names.h"
 #include "tap.h"

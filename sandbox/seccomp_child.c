@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * seccomp_parser.c - the allowlist of the profile parser child.
+ * seccomp_child.c - the allowlist of the profile parser child.
  *
  * Unlike the sandbox's deny list, this one knows exactly what it runs:
  * reading files, allocating memory, writing messages, sending one
@@ -9,7 +9,7 @@
  * parser over can do nothing the user could not, and not even that
  * beyond opening files.
  *
- * Used at build time only, like seccomp_filter.c.
+ * Used at build time only, like seccomp_sandbox.c.
  */
 #include "config.h"
 
@@ -41,7 +41,7 @@ static const char *const allowed[] = {
 	"exit", "exit_group", "rt_sigreturn",
 };
 
-scmp_filter_ctx seccomp_parser_filter(void)
+scmp_filter_ctx seccomp_child_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
 	int r = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * seccomp_filter.c - system calls no sandboxed command needs and an escape would.
+ * seccomp_sandbox.c - the sandbox's filter: system calls no sandboxed
+ * command needs and an escape would.
  *
  * A deny list, not an allow list: the command is arbitrary software.
  * libseccomp resolves names for the build's architecture; a system call

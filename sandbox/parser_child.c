@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * parser.c - the unprivileged parser child: see parser.h for what it does
- * and launch_msg.h for what it may say to the launcher.
+ * parser_child.c - the unprivileged parser child: see parser_child.h for
+ * what it does and launch_msg.h for what it may say to the launcher.
  */
 #include "config.h"
 
-#include "parser.h"
+#include "parser_child.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +31,7 @@
 #include "netrule.h"
 #include "profile.h"
 #include "resolve.h"
-#include "seccomp_filter.h"
+#include "seccomp_load.h"
 #include "user_env.h"
 #include "util.h"
 
@@ -282,7 +282,7 @@ static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
 }
 
 /*
- * parser.h: what `corral explain` judges (explain.c), each rule opened as
+ * parser_child.h: what `corral explain` judges (explain.c), each rule opened as
  * a launch opens it; a rule a launch would refuse is fatal here too.
  */
 bool parser_open_rule(const struct policy_rule *rule, int *fd,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * parser.h - the unprivileged half of corral (DESIGN.md section 4).
+ * parser_child.h - the unprivileged half of corral (DESIGN.md section 4).
  *
  * parser_start() forks a child that gives up every capability and the
  * corral group, sets NO_NEW_PRIVS, keeps only the environment variables
@@ -13,8 +13,8 @@
  * check, --print-profile) finish there and send nothing; everything
  * else goes to the launcher as one struct launch_msg.
  */
-#ifndef CORRAL_PARSER_H
-#define CORRAL_PARSER_H
+#ifndef CORRAL_PARSER_CHILD_H
+#define CORRAL_PARSER_CHILD_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,4 +49,4 @@ int parser_wait(pid_t pid);
 bool parser_open_rule(const struct policy_rule *rule, int *fd,
 		      uint32_t *access);
 
-#endif /* CORRAL_PARSER_H */
+#endif /* CORRAL_PARSER_CHILD_H */

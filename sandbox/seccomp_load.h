@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * seccomp_filter.h - installing corral's two seccomp filters.
+ * seccomp_load.h - installing corral's two seccomp filters.
  *
  * They are built by libseccomp when corral is built (seccomp-gen, from
- * seccomp_filter.c and seccomp_parser.c) and loaded here as BPF: building
+ * seccomp_sandbox.c and seccomp_child.c) and loaded here as BPF: building
  * them at every launch cost more CPU time than the rest of the launcher's
  * own work (sandbox/README.md; the figures are in tests/bench/RESULTS.md).
  */
-#ifndef CORRAL_SECCOMP_FILTER_H
-#define CORRAL_SECCOMP_FILTER_H
+#ifndef CORRAL_SECCOMP_LOAD_H
+#define CORRAL_SECCOMP_LOAD_H
 
 /*
  * Installs the sandbox's deny list.  Sets NO_NEW_PRIVS first (the kernel
@@ -22,4 +22,4 @@ int seccomp_install_sandbox(void);
  */
 int seccomp_install_parser(void);
 
-#endif /* CORRAL_SECCOMP_FILTER_H */
+#endif /* CORRAL_SECCOMP_LOAD_H */
