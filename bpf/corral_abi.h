@@ -163,8 +163,8 @@ struct corral_task {
  * launcher).  A clear bit proves there is no rule on the inode (the rule
  * key holds its number); a set one means "look it up".  A walk step then
  * reads two fields instead of five and skips the hash lookup, and opening
- * a file in a domain with file rules skips its second lookup (issue 9
- * (c), (g)).
+ * a file in a domain with file rules skips its second lookup (bench
+ * (c) and (g), tests/bench/RESULTS.md).
  */
 static inline __u64 corral_ino_bit(__u64 ino)
 {

@@ -86,7 +86,8 @@ struct walk {
 	/*
 	 * Read once per mount and per filesystem crossed, not at every
 	 * level: a miss walks up to 64 levels, and each read is a helper
-	 * call (the walk is most of a miss; issue 9 (c), (g)).
+	 * call (the walk is most of a miss: bench (c) and (g) in
+	 * tests/bench/RESULTS.md).
 	 */
 	struct dentry *mnt_root;   /* mnt's */
 	struct super_block *sb;    /* the last inode's, then its: */

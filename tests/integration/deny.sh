@@ -1,5 +1,5 @@
 #!/bin/bash
-# deny.sh: deny rules (issue 25, part 1), in the guest, on the bpf engine.
+# deny.sh: deny rules (--deny, deny =), in the guest, on the bpf engine.
 # The rights on a path are the union of the allows on the way to it minus
 # the union of the denies on the way to it; a deny on a file is keyed by
 # its inode and so also catches its hard links; a file may not leave a

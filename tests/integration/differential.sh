@@ -29,7 +29,7 @@
 # Usage: differential.sh [PATTERN]   (run only scenarios whose name has it)
 #        differential.sh --explain [PATTERN]
 #
-# --explain checks `corral explain` instead (issue 25): for each op of a
+# --explain checks `corral explain` instead: for each op of a
 # scenario, `corral explain RULES --op OP PATH` (--op OP SRC DST for a
 # rename, link or exchange), on the tree as the sandbox found it before
 # that op, must answer allowed where corral's sandbox under the same rules

@@ -26,9 +26,9 @@ grep -q "^corral: denied create /var/tmp/corral-nope (pid [0-9]* probe): no rule
 		"$(cat "$work/denials.log" 2>&1)" "$out"
 
 # A denied create or remove names the entry, not only its directory
-# (issue 24: 'denied create /home/u/work/data' for data/evil.txt): each
+# (not 'denied create /home/u/work/data' for data/evil.txt): each
 # operation, the errno the command sees, the one line --log prints; the
-# line ends with the nearest rule and the one to add (issue 25).
+# line ends with the nearest rule and the one to add.
 mkdir -p "$work/data" && echo keep >"$work/data/old.txt"
 nearest="(nearest rule: --ro $work/data on the command line)"
 while IFS='|' read -r op arg want_out want_log; do
@@ -185,7 +185,7 @@ rc=$?
 		"exit $rc:" "$out"
 cd "$work" || exit 1
 
-# learn with a secret and a multi-line script (issue 24, point 5): one
+# learn with a secret and a multi-line script: one
 # warning line per secret reached and a comment in the profile, and the
 # profile reads back (corral check) however many lines the script has.
 mkdir -p "$work/h/.ssh" && echo key >"$work/h/.ssh/id_rsa"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# explain.sh: `corral explain` (issue 25, part 2) on the host: the exact
+# explain.sh: `corral explain` on the host: the exact
 # line it prints and its exit status (0 allowed, 1 denied, 125 usage or
 # profile error) for
 #

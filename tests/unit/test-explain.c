@@ -2,7 +2,7 @@
 /*
  * test-explain.c - explain's judge on inodes of its own: allows add up
  * along the walk, a file rule counts only on its inode, and a deny mask
- * (issue 25 part 1) subtracts at any depth and is the rule named; the
+ * (deny rules) subtracts at any depth and is the rule named; the
  * names of rules as explain prints them, deny rules included; what a
  * move needs of each directory and what a moved entry would gain.
  */
