@@ -43,22 +43,15 @@ static const char *const allowed[] = {
 
 scmp_filter_ctx seccomp_child_filter(void)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	scmp_filter_ctx ctx = seccomp_filter_new(SCMP_ACT_KILL_PROCESS);
 	int r = 0;
 
-	if (!ctx) {
-		error_errno(ENOMEM, "seccomp: creating the filter");
+	if (!ctx)
 		return NULL;
-	}
-	r = seccomp_optimize(ctx);
 	for (size_t i = 0; !r && i < sizeof(allowed) / sizeof(*allowed); i++)
 		r = seccomp_rule_by_name(ctx, SCMP_ACT_ALLOW, allowed[i]);
 	/* stdio asks whether stdout is a terminal (TCGETS); nothing else. */
 	if (!r)
 		r = seccomp_rule_ioctl(ctx, SCMP_ACT_ALLOW, TCGETS);
-	if (r) {
-		seccomp_release(ctx);
-		return NULL;
-	}
-	return ctx;
+	return seccomp_filter_done(ctx, r);
 }

@@ -24,12 +24,15 @@ int seccomp_rule_by_name(scmp_filter_ctx ctx, uint32_t action,
 int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
 		       unsigned long cmd);
 /*
- * Sorts the system call checks into a binary tree.  The kernel emulates a
- * new filter once per system call number when it is loaded (its action
- * cache); down a linear list of 40-odd checks that was a measurable part
- * of a launch, twice (tests/bench/RESULTS.md).  0 or -errno after a
- * message.
+ * A filter with @def_action for what no rule names, its checks sorted
+ * into a binary tree: the kernel emulates a new filter once per system
+ * call number when it is loaded (its action cache), and down a linear
+ * list of 40-odd checks that was a measurable part of a launch, twice
+ * (tests/bench/RESULTS.md).  NULL after a message.
  */
-int seccomp_optimize(scmp_filter_ctx ctx);
+scmp_filter_ctx seccomp_filter_new(uint32_t def_action);
+/* @ctx if the rules added to it gave @r == 0, else NULL (and @ctx is
+ * released). */
+scmp_filter_ctx seccomp_filter_done(scmp_filter_ctx ctx, int r);
 
 #endif /* CORRAL_SECCOMP_RULES_H */

@@ -107,13 +107,30 @@ static int deny_personality_changes(scmp_filter_ctx ctx)
 	return 0;
 }
 
-int seccomp_optimize(scmp_filter_ctx ctx)
+scmp_filter_ctx seccomp_filter_new(uint32_t def_action)
 {
-	int r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	scmp_filter_ctx ctx = seccomp_init(def_action);
+	int r;
 
-	if (r < 0)
-		return error_errno(r, "seccomp: asking for a binary tree");
-	return 0;
+	if (!ctx) {
+		error_errno(-ENOMEM, "seccomp: creating the filter");
+		return NULL;
+	}
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (r < 0) {
+		error_errno(r, "seccomp: asking for a binary tree");
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+scmp_filter_ctx seccomp_filter_done(scmp_filter_ctx ctx, int r)
+{
+	if (!r)
+		return ctx;
+	seccomp_release(ctx);
+	return NULL;
 }
 
 int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
@@ -132,14 +149,11 @@ int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
 
 scmp_filter_ctx seccomp_sandbox_filter(void)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	scmp_filter_ctx ctx = seccomp_filter_new(SCMP_ACT_ALLOW);
 	int r = 0;
 
-	if (!ctx) {
-		error_errno(ENOMEM, "seccomp: creating the filter");
+	if (!ctx)
 		return NULL;
-	}
-	r = seccomp_optimize(ctx);
 	for (size_t i = 0; !r && i < sizeof(denied) / sizeof(*denied); i++)
 		r = seccomp_rule_by_name(ctx, SCMP_ACT_ERRNO(EPERM),
 					 denied[i].name);
@@ -149,9 +163,5 @@ scmp_filter_ctx seccomp_sandbox_filter(void)
 				       denied_ioctls[i]);
 	if (!r)
 		r = deny_personality_changes(ctx);
-	if (r) {
-		seccomp_release(ctx);
-		return NULL;
-	}
-	return ctx;
+	return seccomp_filter_done(ctx, r);
 }
