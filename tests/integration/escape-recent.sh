@@ -271,8 +271,7 @@ t "with bind-udp 0 granted the same sends work (IPv6 ::1 has no rule: EACCES)" \
 NOADDR="udp-noaddr-bound $L 53 + udp-noaddr-sendto $L 53 + udp-noaddr-sendto ::ffff:$L 53 + udp-sendfile-sendto $L 53"
 control "send() without an address binds the socket (then fails: no peer); sendto then works; sendfile first" \
 	"$ATK" "$NOADDR" bound OK OK OK
-t "todo:send() with no address on an unbound UDP socket binds a port with no hook judging it (socket_sendmsg has no name: judge_autobind is not reached)" \
-	"send() without an address does not bind an unbound UDP socket without bind-udp 0, and a sendto after it is EACCES" \
+t "send() without an address does not bind an unbound UDP socket without bind-udp 0, and a sendto after it is EACCES" \
 	"--connect-udp $L:53" "$ATK" "udp-noaddr-bound $L 53 + udp-noaddr-sendto $L 53 + udp-noaddr-sendto ::ffff:$L 53" \
 	unbound EACCES EACCES
 # Before 6.5, sendfile(2) to a socket reaches inet_sendpage, which binds
