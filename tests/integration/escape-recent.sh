@@ -361,7 +361,7 @@ fi
 reset_h
 control "a hard link made before the launch, outside the denied dir" "$ESC" \
 	"read $H/proj/prelink" OK
-t "todo:a directory deny is keyed by the directory: a hard link made before the launch, in an allowed dir, reaches its file (path rules, as in Landlock; the Landlock engine refuses a deny with hard links, the bpf engine says nothing)" \
+t "todo:a directory deny is keyed by the directory: a hard link made before the launch, in an allowed dir, reaches its file by a path the deny is not on (only a file deny is keyed by its inode; neither engine looks for links to the files inside a denied dir, and neither says so)" \
 	"a file in a denied dir, hard-linked into an allowed dir before the launch, is EACCES" \
 	"$R" "$ESC" "read $H/proj/prelink" EACCES
 
