@@ -66,11 +66,13 @@ jail() {
 	"${NOBODY[@]}" "$UC" --engine=bpf --rx "$BIN" "$@"
 }
 
-# background VAR OUT CMD...: CMD (as given: add NOBODY yourself) in the
-# background, its output in OUT; VAR := its pid
+# background VAR OUT CMD...: CMD (a program, as given: add NOBODY
+# yourself) in the background, its output in OUT; VAR := its pid.  exec:
+# else the subshell would hold the command substitution's pipe open
+# until CMD ends (and be the pid killed instead of CMD)
 background() {
 	local -n _pid=$1
-	_pid=$( ("${@:3}" >"$2" 2>&1 </dev/null) & echo $!)
+	_pid=$( (exec "${@:3}" >"$2" 2>&1 </dev/null) & echo $!)
 	_pids+=("$_pid")
 }
 
@@ -218,7 +220,7 @@ is "$got; $(sizes "$T/i")" "fd-send $T/i $W/in/scm0: OK; fd-recv-trunc $W/in/scm
 	"control, no sandbox: a descriptor passed over a unix socket is truncated by the receiver"
 reset_t
 scm_trunc "$W/in/scm1" jail --allow read,write:"$T" --rw "$W/in" -- \
-	:: jail --rw "$T" --rw "$W/in" --
+	:: "${NOBODY[@]}" "$UC" --engine=bpf --rx "$BIN" --rw "$T" --rw "$W/in" --
 is "$got; $(sizes "$T/i")" "fd-send $T/i $W/in/scm1: OK; fd-recv-trunc $W/in/scm1: EACCES; 8192" \
 	"a descriptor opened without the truncate right, passed to another sandbox that has the right: ftruncate there is EACCES"
 
