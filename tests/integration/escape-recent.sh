@@ -281,7 +281,7 @@ t "send() without an address does not bind an unbound UDP socket without bind-ud
 todo=
 [ "$(printf '%s\n6.5\n' "$(uname -r | cut -d- -f1)" | sort -V | head -n1)" != 6.5 ] &&
 	todo="todo:before 6.5, sendfile(2) to a UDP socket binds it in inet_sendpage with no LSM hook on the way (no socket_sendmsg)"
-t $todo "sendfile(2) to an unbound UDP socket does not bind it: a sendto after it is EACCES" \
+t ${todo:+"$todo"} "sendfile(2) to an unbound UDP socket does not bind it: a sendto after it is EACCES" \
 	"--connect-udp $L:53" "$ATK" "udp-sendfile-sendto $L 53" EACCES
 
 # A socket made (and connected, so bound) outside, inherited as fd 3:
