@@ -465,7 +465,8 @@ int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
 /*
  * A send with an address: UDP sendto/sendmsg, and TCP fast open, which
  * connects from sendmsg without passing through socket_connect.  A send
- * without an address goes to the peer judged at connect.
+ * without an address goes to the peer judged at connect; on an unbound
+ * UDP socket it binds a port first, judged as bind-udp 0.
  */
 SEC("lsm/socket_sendmsg")
 int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
@@ -482,8 +483,13 @@ int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 		return r;
 	r = judge_route(&s, sock) ?: judge_cmsgs(&s, msg);
 	name = BPF_CORE_READ(msg, msg_name);
-	if (r || !name)
+	if (r)
 		return r;
+	/* A send without an address still binds an unbound UDP socket
+	 * (inet_send_prepare, before udp_sendmsg finds it has no peer): the
+	 * port stays, and later sends with an address find it bound. */
+	if (!name)
+		return judge_autobind(&s, sock);
 	if (s.kind == SOCK_TCP &&
 	    !(BPF_CORE_READ(msg, msg_flags) & MSG_FASTOPEN))
 		return 0;       /* TCP ignores the address once connected */

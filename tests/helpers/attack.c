@@ -27,11 +27,13 @@
  * suite checks a second sandbox meanwhile).  Static, as escape.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/io_uring.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +42,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -487,6 +492,529 @@ static int op_hold(int op, char **arg, char *info)
 	return 0;
 }
 
+/* ---- truncate decided at open ------------------------------------------ */
+
+#ifndef IORING_OP_FTRUNCATE
+#define IORING_OP_FTRUNCATE 55          /* since 6.9 */
+#endif
+#ifndef FALLOC_FL_KEEP_SIZE
+#define FALLOC_FL_KEEP_SIZE 0x01
+#endif
+#ifndef FALLOC_FL_PUNCH_HOLE
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#endif
+#ifndef FALLOC_FL_COLLAPSE_RANGE
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#endif
+
+/*
+ * Submits @sqe (copied into slot 0) and waits for its completion; returns
+ * its result (>= 0 or -errno).
+ */
+static int ring_submit(struct ring *r, const struct io_uring_sqe *in)
+{
+	unsigned *tail = RING_U32(r, sq, sq_off.tail);
+	unsigned *mask = RING_U32(r, sq, sq_off.ring_mask);
+	unsigned *array = RING_U32(r, sq, sq_off.array);
+	unsigned *cq_head = RING_U32(r, cq, cq_off.head);
+	unsigned *cq_tail = RING_U32(r, cq, cq_off.tail);
+	unsigned *cq_mask = RING_U32(r, cq, cq_off.ring_mask);
+	struct io_uring_cqe *cqe;
+	int res;
+
+	r->sqes[0] = *in;
+	array[*tail & *mask] = 0;
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_io_uring_enter, r->fd, 1, 1, IORING_ENTER_GETEVENTS,
+		    NULL, 0) < 0)
+		return -err();
+	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head)
+		return -ETIMEDOUT;
+	cqe = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes) +
+	      (*cq_head & *cq_mask);
+	res = cqe->res;
+	__atomic_store_n(cq_head, *cq_head + 1, __ATOMIC_RELEASE);
+	return res;
+}
+
+/* int $0x80 with up to three arguments: a 32-bit system call */
+static long syscall32(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "memory");
+	return ret;
+}
+
+enum { OP_TRUNC_FTRUNCATE, OP_TRUNC_OTRUNC, OP_TRUNC_PROC, OP_TRUNC_PATH,
+	OP_TRUNC_URING, OP_TRUNC_PUNCH, OP_TRUNC_COLLAPSE, OP_TRUNC_DUP,
+	OP_TRUNC_32 };
+
+/*
+ * trunc-ROUTE PATH: opens PATH for writing (without O_TRUNC), then tries
+ * to cut it to 0 bytes (punch: to zero its first 4 KiB; collapse: to
+ * remove them) by ROUTE.  Reports the route's errno; OK only if the call
+ * succeeded.
+ */
+static int op_trunc(int op, char **arg, char *info)
+{
+	struct io_uring_sqe sqe;
+	struct ring r;
+	char proc[64];
+	int fd, fd2, res = 0;
+
+	(void)info;
+	if (op == OP_TRUNC_PATH)
+		return truncate(arg[0], 0) < 0 ? err() : 0;
+	if (op == OP_TRUNC_OTRUNC) {
+		fd = open(arg[0], O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return err();
+		close(fd);
+		return 0;
+	}
+	fd = open(arg[0], O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err();
+	switch (op) {
+	case OP_TRUNC_FTRUNCATE:
+		res = ftruncate(fd, 0) < 0 ? err() : 0;
+		break;
+	case OP_TRUNC_PROC:
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		fd2 = open(proc, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd2 < 0)
+			res = err();
+		else
+			close(fd2);
+		break;
+	case OP_TRUNC_URING:
+		res = ring_setup(&r, 0, 0);
+		if (res)
+			break;
+		memset(&sqe, 0, sizeof(sqe));
+		sqe.opcode = IORING_OP_FTRUNCATE;
+		sqe.fd = fd;
+		sqe.off = 0;
+		res = ring_submit(&r, &sqe);
+		res = res < 0 ? -res : 0;
+		close(r.fd);
+		break;
+	case OP_TRUNC_PUNCH:
+		res = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				0, 4096) < 0 ? err() : 0;
+		break;
+	case OP_TRUNC_COLLAPSE:
+		res = fallocate(fd, FALLOC_FL_COLLAPSE_RANGE, 0, 4096) < 0 ?
+		      err() : 0;
+		break;
+	case OP_TRUNC_DUP:
+		fd2 = dup(fd);
+		close(fd);
+		fd = fd2;
+		res = fd < 0 ? err() : ftruncate(fd, 0) < 0 ? err() : 0;
+		break;
+	case OP_TRUNC_32:
+		/* ftruncate is 93 in the i386 table */
+		res = (int)-syscall32(93, fd, 0, 0);
+		break;
+	default:
+		res = EINVAL;
+		break;
+	}
+	if (fd >= 0)
+		close(fd);
+	return res;
+}
+
+/* ---- descriptors over unix sockets ------------------------------------- */
+
+static socklen_t unix_path(struct sockaddr_un *sa, const char *path)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	snprintf(sa->sun_path, sizeof(sa->sun_path), "%s", path);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+			   strlen(sa->sun_path) + 1);
+}
+
+/* Sends @n descriptors (at most 64) with one byte over @sock. */
+static int send_fds(int sock, const int *fds, int n)
+{
+	union {
+		char buf[CMSG_SPACE(64 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = "x", .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = u.buf,
+			      .msg_controllen = CMSG_SPACE(n * sizeof(int)) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	memset(&u, 0, sizeof(u));
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+	return sendmsg(sock, &msg, 0) < 0 ? err() : 0;
+}
+
+/* Receives one message; returns the first descriptor, or -errno. */
+static int recv_fd(int sock)
+{
+	union {
+		char buf[CMSG_SPACE(64 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	char b;
+	struct iovec iov = { .iov_base = &b, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = u.buf,
+			      .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) <= 0)
+		return -err();
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -EBADF;
+	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	return fd;
+}
+
+static int connect_path(const char *path)
+{
+	struct sockaddr_un sa;
+	socklen_t len = unix_path(&sa, path);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0)
+		return -err();
+	if (connect(s, (struct sockaddr *)&sa, len) < 0) {
+		int e = err();
+
+		close(s);
+		return -e;
+	}
+	return s;
+}
+
+/* Binds and listens on @path (mode 0666), then touches PATH.ready. */
+static int listen_path(const char *path)
+{
+	struct sockaddr_un sa;
+	socklen_t len = unix_path(&sa, path);
+	char ready[sizeof(sa.sun_path) + 8];
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), fd;
+
+	if (s < 0)
+		return -err();
+	if (bind(s, (struct sockaddr *)&sa, len) < 0 || listen(s, 8) < 0) {
+		int e = err();
+
+		close(s);
+		return -e;
+	}
+	chmod(path, 0666);
+	snprintf(ready, sizeof(ready), "%s.ready", path);
+	fd = open(ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	return s;
+}
+
+enum { OP_FD_SEND, OP_FD_RECV_TRUNC, OP_FD_PASS_OUT, OP_FD_HOLD };
+
+/*
+ * fd-send PATH SOCK: PATH opened for writing, sent over SOCK.
+ * fd-recv-trunc SOCK: listens on SOCK, takes one descriptor, ftruncate.
+ * fd-pass-out N PATH SOCK: PATH opened for writing N times, each under
+ *   new credentials, every descriptor sent over SOCK; info: how many.
+ * fd-hold SOCK SECONDS: listens on SOCK, keeps what it is sent.
+ */
+static int op_fdpass(int op, char **arg, char *info)
+{
+	int s, c, fd, r = 0, fds[64];
+	long n, i, got = 0;
+	char ebuf[16];
+	time_t until;
+
+	switch (op) {
+	case OP_FD_SEND:
+		fd = open(arg[0], O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return err();
+		s = connect_path(arg[1]);
+		if (s < 0)
+			r = -s;
+		else
+			r = send_fds(s, &fd, 1);
+		if (s >= 0)
+			close(s);
+		close(fd);
+		usleep(200000);
+		return r;
+	case OP_FD_RECV_TRUNC:
+		s = listen_path(arg[0]);
+		if (s < 0)
+			return -s;
+		c = accept(s, NULL, NULL);
+		if (c < 0)
+			return err();
+		fd = recv_fd(c);
+		if (fd < 0)
+			return -fd;
+		return ftruncate(fd, 0) < 0 ? err() : 0;
+	case OP_FD_PASS_OUT:
+		n = strtol(arg[0], NULL, 10);
+		s = connect_path(arg[2]);
+		if (s < 0)
+			return -s;
+		for (i = 0; i < n && !r; i++) {
+			r = new_creds();
+			fd = r ? -1 : open(arg[1], O_WRONLY | O_CLOEXEC);
+			if (fd < 0 && !r)
+				r = err();
+			if (fd < 0)
+				break;
+			fds[got % 64] = fd;
+			got++;
+			if (got % 64 == 0 || i == n - 1) {
+				r = send_fds(s, fds, (int)((got - 1) % 64 + 1));
+				for (int j = 0; j < (int)((got - 1) % 64 + 1); j++)
+					close(fds[j]);
+			}
+		}
+		if (r && got % 64) {
+			send_fds(s, fds, (int)(got % 64));
+		}
+		snprintf(info, INFO_LEN, "%ld%s%s", got, r ? " " : "",
+			 r ? errno_name(r, ebuf, sizeof(ebuf)) : "");
+		close(s);
+		return 0;
+	case OP_FD_HOLD:
+		raise_nofile();
+		s = listen_path(arg[0]);
+		if (s < 0)
+			return -s;
+		fcntl(s, F_SETFL, O_NONBLOCK);
+		until = time(NULL) + atoi(arg[1]);
+		while (time(NULL) < until) {
+			c = accept(s, NULL, NULL);
+			if (c < 0) {
+				usleep(20000);
+				continue;
+			}
+			/* keep every descriptor: never close them */
+			while (recv_fd(c) >= 0)
+				;
+		}
+		return 0;
+	default:
+		return EINVAL;
+	}
+}
+
+/* ---- symlink swaps -------------------------------------------------------- */
+
+/*
+ * race-symlink LINK GOOD BAD N: a child swaps LINK between GOOD and BAD
+ * (rename over it) while this process opens and reads LINK N times; info:
+ * "read BAD K times" (K must be 0 in a sandbox denied BAD).
+ */
+static int op_race(int op, char **arg, char *info)
+{
+	char tmp[4096], want[256], buf[256];
+	long n = strtol(arg[3], NULL, 10), i, bad = 0, good = 0;
+	int fd, wl;
+	ssize_t len;
+	pid_t pid;
+
+	(void)op;
+	fd = open(arg[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err();
+	len = read(fd, want, sizeof(want));
+	close(fd);
+	wl = len < 0 ? 0 : (int)len;
+	snprintf(tmp, sizeof(tmp), "%s.swap", arg[0]);
+	pid = fork();
+	if (pid < 0)
+		return err();
+	if (pid == 0) {
+		for (;;) {
+			unlink(tmp);
+			if (symlink(arg[2], tmp) == 0)
+				rename(tmp, arg[0]);
+			unlink(tmp);
+			if (symlink(arg[1], tmp) == 0)
+				rename(tmp, arg[0]);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		fd = open(arg[0], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf));
+		close(fd);
+		if (len == wl && !memcmp(buf, want, (size_t)wl))
+			good++;
+		else if (len > 0)
+			bad++;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	snprintf(info, INFO_LEN, "read BAD %ld times%s", bad,
+		 good ? "" : " (GOOD never read)");
+	return 0;
+}
+
+/* ---- UDP sends and the port they bind ----------------------------------- */
+
+static int udp_addr(const char *addr, const char *port,
+		    struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (strchr(addr, ':')) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)atoi(port));
+		*len = sizeof(*in6);
+		return inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1 ?
+		       AF_INET6 : 0;
+	}
+	in->sin_family = AF_INET;
+	in->sin_port = htons((uint16_t)atoi(port));
+	*len = sizeof(*in);
+	return inet_pton(AF_INET, addr, &in->sin_addr) == 1 ? AF_INET : 0;
+}
+
+/* The port @fd is bound to, 0 if none */
+static int udp_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+		return 0;
+	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+enum { OP_UDP_SENDMSG, OP_UDP_SENDMMSG, OP_UDP_URING_SENDMSG,
+	OP_UDP_URING_SEND, OP_UDP_UNSPEC_SENDTO, OP_UDP_NOADDR_SENDTO,
+	OP_UDP_NOADDR_BOUND, OP_UDP_SENDFILE_SENDTO, OP_UDP_FD_SENDTO };
+
+/*
+ * udp-* ADDR PORT: an unbound UDP socket (of ADDR's family) sends one
+ * byte to ADDR:PORT by the route; the send's errno.
+ *   sendmsg, sendmmsg (two messages), uring-sendmsg, uring-send (address
+ *   in addr2): the address with the message
+ *   unspec-sendto: connect(AF_UNSPEC) first, then sendto
+ *   noaddr-sendto: send() without an address first (fails: no peer),
+ *   then sendto;  noaddr-bound: info "bound" if that first send() left
+ *   the socket bound to a port, "unbound" if not
+ *   sendfile-sendto: sendfile() of one byte to the socket first
+ * udp-fd-sendto FD ADDR PORT: sendto on inherited descriptor FD.
+ */
+static int op_udp(int op, char **arg, char *info)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_storage un = { .ss_family = AF_UNSPEC };
+	struct io_uring_sqe sqe;
+	struct iovec iov = { .iov_base = "x", .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct mmsghdr mm[2];
+	struct ring r;
+	socklen_t len;
+	int fd, family, res = 0, mfd;
+
+	if (op == OP_UDP_FD_SENDTO) {
+		if (!udp_addr(arg[1], arg[2], &ss, &len))
+			return EINVAL;
+		return sendto(atoi(arg[0]), "x", 1, 0, (struct sockaddr *)&ss,
+			      len) < 0 ? err() : 0;
+	}
+	family = udp_addr(arg[0], arg[1], &ss, &len);
+	if (!family)
+		return EINVAL;
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return err();
+	msg.msg_name = &ss;
+	msg.msg_namelen = len;
+	switch (op) {
+	case OP_UDP_SENDMSG:
+		res = sendmsg(fd, &msg, 0) < 0 ? err() : 0;
+		break;
+	case OP_UDP_SENDMMSG:
+		memset(mm, 0, sizeof(mm));
+		mm[0].msg_hdr = msg;
+		mm[1].msg_hdr = msg;
+		res = (int)sendmmsg(fd, mm, 2, 0);
+		res = res < 0 ? err() : res == 2 ? 0 : EIO;
+		break;
+	case OP_UDP_URING_SENDMSG:
+	case OP_UDP_URING_SEND:
+		res = ring_setup(&r, 0, 0);
+		if (res)
+			break;
+		memset(&sqe, 0, sizeof(sqe));
+		sqe.fd = fd;
+		if (op == OP_UDP_URING_SENDMSG) {
+			sqe.opcode = IORING_OP_SENDMSG;
+			sqe.addr = (uint64_t)(uintptr_t)&msg;
+			sqe.len = 1;
+		} else {
+			sqe.opcode = IORING_OP_SEND;
+			sqe.addr = (uint64_t)(uintptr_t)"x";
+			sqe.len = 1;
+			sqe.addr2 = (uint64_t)(uintptr_t)&ss;
+			sqe.addr_len = (uint16_t)len;
+		}
+		res = ring_submit(&r, &sqe);
+		res = res < 0 ? -res : 0;
+		close(r.fd);
+		break;
+	case OP_UDP_UNSPEC_SENDTO:
+		connect(fd, (struct sockaddr *)&un, sizeof(un.ss_family));
+		res = sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len) < 0 ?
+		      err() : 0;
+		break;
+	case OP_UDP_NOADDR_SENDTO:
+	case OP_UDP_NOADDR_BOUND:
+		send(fd, "x", 1, MSG_DONTWAIT);
+		if (op == OP_UDP_NOADDR_BOUND) {
+			snprintf(info, INFO_LEN, "%s",
+				 udp_port(fd) ? "bound" : "unbound");
+			break;
+		}
+		res = sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len) < 0 ?
+		      err() : 0;
+		break;
+	case OP_UDP_SENDFILE_SENDTO:
+		mfd = (int)syscall(SYS_memfd_create, "x", 0);
+		if (mfd >= 0 && write(mfd, "x", 1) == 1 &&
+		    lseek(mfd, 0, SEEK_SET) == 0)
+			sendfile(fd, mfd, NULL, 1);
+		if (mfd >= 0)
+			close(mfd);
+		res = sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len) < 0 ?
+		      err() : 0;
+		break;
+	default:
+		res = EINVAL;
+		break;
+	}
+	close(fd);
+	return res;
+}
+
 /* ---- table and driver ------------------------------------------------- */
 
 static const struct op ops[] = {
@@ -512,6 +1040,29 @@ static const struct op ops[] = {
 	{ "fill-ioctl", 2, op_fill, OP_FILL_IOCTL },
 	{ "hold", 1, op_hold, OP_HOLD },
 	{ "linger", 3, op_linger, 0 },
+	{ "trunc-ftruncate", 1, op_trunc, OP_TRUNC_FTRUNCATE },
+	{ "trunc-otrunc", 1, op_trunc, OP_TRUNC_OTRUNC },
+	{ "trunc-proc", 1, op_trunc, OP_TRUNC_PROC },
+	{ "trunc-path", 1, op_trunc, OP_TRUNC_PATH },
+	{ "trunc-uring", 1, op_trunc, OP_TRUNC_URING },
+	{ "trunc-punch", 1, op_trunc, OP_TRUNC_PUNCH },
+	{ "trunc-collapse", 1, op_trunc, OP_TRUNC_COLLAPSE },
+	{ "trunc-dup", 1, op_trunc, OP_TRUNC_DUP },
+	{ "trunc-32", 1, op_trunc, OP_TRUNC_32 },
+	{ "fd-send", 2, op_fdpass, OP_FD_SEND },
+	{ "fd-recv-trunc", 1, op_fdpass, OP_FD_RECV_TRUNC },
+	{ "fd-pass-out", 3, op_fdpass, OP_FD_PASS_OUT },
+	{ "fd-hold", 2, op_fdpass, OP_FD_HOLD },
+	{ "race-symlink", 4, op_race, 0 },
+	{ "udp-sendmsg", 2, op_udp, OP_UDP_SENDMSG },
+	{ "udp-sendmmsg", 2, op_udp, OP_UDP_SENDMMSG },
+	{ "udp-uring-sendmsg", 2, op_udp, OP_UDP_URING_SENDMSG },
+	{ "udp-uring-send", 2, op_udp, OP_UDP_URING_SEND },
+	{ "udp-unspec-sendto", 2, op_udp, OP_UDP_UNSPEC_SENDTO },
+	{ "udp-noaddr-sendto", 2, op_udp, OP_UDP_NOADDR_SENDTO },
+	{ "udp-noaddr-bound", 2, op_udp, OP_UDP_NOADDR_BOUND },
+	{ "udp-sendfile-sendto", 2, op_udp, OP_UDP_SENDFILE_SENDTO },
+	{ "udp-fd-sendto", 3, op_udp, OP_UDP_FD_SENDTO },
 };
 
 static const struct oplist list =

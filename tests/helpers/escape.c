@@ -513,13 +513,16 @@ out:
 
 /* ---- mounts and namespaces -------------------------------------------- */
 
-enum { OP_MOUNT_TMPFS, OP_UNSHARE_USERNS };
+enum { OP_MOUNT_TMPFS, OP_UNSHARE_USERNS, OP_BIND_MOUNT };
 
 static int op_mount(int op, char **arg, char *info)
 {
 	(void)info;
 	if (op == OP_UNSHARE_USERNS)
 		return unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0 ? err() : 0;
+	if (op == OP_BIND_MOUNT)	/* bind-mount SRC DST, left in place */
+		return mount(arg[0], arg[1], NULL, MS_BIND | MS_REC, NULL) < 0 ?
+		       err() : 0;
 	if (mount("tmpfs", arg[0], "tmpfs", 0, "size=1m") < 0)
 		return err();
 	umount2(arg[0], MNT_DETACH);	/* allowed: do not leave it behind */
@@ -832,14 +835,29 @@ static int op_status(int op, char **arg, char *info)
 	return 0;
 }
 
-enum { OP_SLEEP };
+enum { OP_SLEEP, OP_OPENAT_FD };
 
+/*
+ * sleep SECONDS; openat-fd FD NAME: open NAME relative to the inherited
+ * directory descriptor FD and read a byte
+ */
 static int op_misc(int op, char **arg, char *info)
 {
-	(void)op;
+	char c;
+	int fd, r = 0;
+
 	(void)info;
-	sleep((unsigned)atoi(arg[0]));
-	return 0;
+	if (op == OP_SLEEP) {
+		sleep((unsigned)atoi(arg[0]));
+		return 0;
+	}
+	fd = openat(atoi(arg[0]), arg[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err();
+	if (read(fd, &c, 1) < 0)
+		r = err();
+	close(fd);
+	return r;
 }
 
 /* ---- table and driver ------------------------------------------------- */
@@ -883,6 +901,8 @@ static const struct op ops[] = {
 	{ "open-by-handle", 1, op_handle, OP_OPEN_BY_HANDLE },
 	{ "status", 0, op_status, 0 },
 	{ "sleep", 1, op_misc, OP_SLEEP },
+	{ "openat-fd", 2, op_misc, OP_OPENAT_FD },
+	{ "bind-mount", 2, op_mount, OP_BIND_MOUNT },
 };
 
 static const struct oplist list =

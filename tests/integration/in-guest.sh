@@ -23,7 +23,7 @@ run_suite() {
 		status=1
 	fi
 }
-for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks lifecycle profiles installed observe many-rules nesting landlock-engine escape deny shared-tables network network-differential network-escape}; do
+for suite in ${CORRAL_GUEST_SUITES:-admin enforce differential marks lifecycle profiles installed observe many-rules nesting landlock-engine escape escape-recent deny shared-tables network network-differential network-escape}; do
 	run_suite "$suite" "$suite"
 done
 

@@ -81,6 +81,16 @@ not_ok() {
 	[ $# -eq 0 ] || diag "$@"
 }
 
+# not_ok_todo NAME REASON [DIAGNOSTIC...]: a known failure not fixed yet
+# (TAP TODO): shown, but it does not fail the suite; "ok ... # TODO"
+# (written by the caller) says that it passes now
+not_ok_todo() {
+	tap_n=$((tap_n + 1))
+	echo "not ok $tap_n - $1 # TODO $2"
+	shift 2
+	[ $# -eq 0 ] || diag "$@"
+}
+
 # skip NAME REASON
 skip() {
 	tap_n=$((tap_n + 1))
