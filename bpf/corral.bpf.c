@@ -238,10 +238,31 @@ static __always_inline __u64 denied_bits(__u32 rights)
 	       (rights & CORRAL_ACCESS_TRUNCATE ? DENIED_TRUNCATE : 0);
 }
 
+/* @uid's count of open_denied entries, made at 0 on its first. */
+static __always_inline __s64 *uid_charge(__u32 uid)
+{
+	__s64 zero = 0, *n;
+
+	n = bpf_map_lookup_elem(&denied_creds_by_uid, &uid);
+	if (n)
+		return n;
+	bpf_map_update_elem(&denied_creds_by_uid, &uid, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&denied_creds_by_uid, &uid);
+}
+
+/* Adds one to @count if it is below @limit: 1, or 0 if not. */
+static __always_inline int charge(__s64 *count, __s64 limit)
+{
+	if (__sync_fetch_and_add(count, 1) < limit)
+		return 1;
+	__sync_fetch_and_add(count, -1);
+	return 0;
+}
+
 /*
- * The entry of opener @cred, made and charged to @domain if it has none
- * (see open_denied in maps.h): NULL when the domain has used its share
- * or is gone.
+ * The entry of opener @cred, made and charged to @domain and its user if
+ * it has none (see open_denied in maps.h): NULL when either has used its
+ * share, or the domain is gone.
  */
 static __always_inline struct open_denied_files *
 open_denied_entry(__u64 domain, __u64 cred)
@@ -249,6 +270,7 @@ open_denied_entry(__u64 domain, __u64 cred)
 	struct open_denied_files fresh = { .domain = domain }, *d;
 	struct corral_domain *dom;
 	__u64 key = cred;       /* 6.1: a map key must be on the stack */
+	__s64 *by_uid;
 
 	d = bpf_map_lookup_elem(&open_denied, &key);
 	if (d)
@@ -256,15 +278,22 @@ open_denied_entry(__u64 domain, __u64 cred)
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (!dom)
 		return NULL;
-	if (__sync_fetch_and_add(&dom->denied_creds, 1) >=
-	    CORRAL_DENIED_CREDS_PER_DOMAIN) {
+	fresh.uid = dom->uid;
+	by_uid = uid_charge(fresh.uid);
+	if (!by_uid)
+		return NULL;
+	if (!charge(&dom->denied_creds, CORRAL_DENIED_CREDS_PER_DOMAIN))
+		return NULL;
+	if (!charge(by_uid, denied_creds_per_uid)) {
 		__sync_fetch_and_add(&dom->denied_creds, -1);
 		return NULL;
 	}
 	/* another thread of the same credentials may race us here: the
-	 * loser gives its charge back */
-	if (bpf_map_update_elem(&open_denied, &key, &fresh, BPF_NOEXIST))
+	 * loser gives its charges back */
+	if (bpf_map_update_elem(&open_denied, &key, &fresh, BPF_NOEXIST)) {
 		__sync_fetch_and_add(&dom->denied_creds, -1);
+		__sync_fetch_and_add(by_uid, -1);
+	}
 	return bpf_map_lookup_elem(&open_denied, &key);
 }
 
@@ -389,7 +418,8 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 
 /*
  * The files these credentials opened are all gone: so is their entry, and
- * its charge goes back to its domain if that still lives.
+ * its charge goes back to its user, and to its domain if that still
+ * lives.
  */
 SEC("lsm/cred_free")
 void BPF_PROG(corral_cred_free, struct cred *cred)
@@ -398,15 +428,21 @@ void BPF_PROG(corral_cred_free, struct cred *cred)
 	struct open_denied_files *d = bpf_map_lookup_elem(&open_denied, &key);
 	struct corral_domain *dom;
 	__u64 domain;
+	__s64 *by_uid;
+	__u32 uid;
 
 	if (!d)
 		return;
 	domain = d->domain;
+	uid = d->uid;
 	if (bpf_map_delete_elem(&open_denied, &key))
 		return;
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (dom)
 		__sync_fetch_and_add(&dom->denied_creds, -1);
+	by_uid = bpf_map_lookup_elem(&denied_creds_by_uid, &uid);
+	if (by_uid)
+		__sync_fetch_and_add(by_uid, -1);
 }
 
 /* ioctl commands that never reach a driver's own code (as Landlock). */

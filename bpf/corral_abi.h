@@ -347,6 +347,10 @@ struct corral_info {
  * right, at once, per domain; the map holds every domain's share. */
 #define CORRAL_DENIED_CREDS_PER_DOMAIN 64
 #define CORRAL_MAX_DENIED_CREDS (CORRAL_MAX_DOMAINS * CORRAL_DENIED_CREDS_PER_DOMAIN)
+/* ...and to the real uid of the launcher that made the domain, at most a
+ * sixteenth of the map: the entries a domain leaves behind (credentials
+ * kept alive by descriptors it handed out) stay charged to its user. */
+#define CORRAL_DENIED_CREDS_PER_UID (CORRAL_MAX_DENIED_CREDS / 16)
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512
 

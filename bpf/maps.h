@@ -18,8 +18,9 @@
  *   domains, domain_nrules, net_policy  4,096, one entry per domain, the
  *       same as rules: launchers only, reclaimed when the last task (or
  *       the launcher that never entered) goes.
- *   open_denied                 charged per domain (see below): a sandbox
- *       past its share is refused its own open.
+ *   open_denied, denied_creds_by_uid  charged per domain and per user
+ *       (see below): a sandbox past either share is refused its own
+ *       open.
  *   unix_owner                  socket storage: part of each socket.
  *   marks                       inode storage, CORRAL_MARK_SLOTS slots a
  *       directory.  A sandbox can take the slots of a directory others
@@ -109,10 +110,14 @@ struct {
  *
  * Who can fill it: a sandbox, by opening files under ever new
  * credentials.  Each entry is charged to the domain that made it
- * (corral_domain.denied_creds, given back at cred_free), at most
- * CORRAL_DENIED_CREDS_PER_DOMAIN, and the map holds that many for every
- * domain there can be: a sandbox over its share gets EACCES on its own
- * open, and no other sandbox ever finds the map full.
+ * (corral_domain.denied_creds), at most CORRAL_DENIED_CREDS_PER_DOMAIN,
+ * and to that domain's user (denied_creds_by_uid), at most
+ * denied_creds_per_uid; both are given back at cred_free.  Credentials
+ * outlive their domain when the sandbox hands a descriptor out (to a
+ * process outside, over a unix socket) and exits: the domain's charge is
+ * gone with it, its user's stays.  A sandbox over either share gets
+ * EACCES on its own open, and it takes sixteen users holding their whole
+ * share to find the map full.
  */
 #define CORRAL_DENIED_FILES 16
 /* A slot is an inode's address with these in its low bits (an inode is
@@ -123,6 +128,8 @@ struct {
 
 struct open_denied_files {
 	__u64 domain;                       /* charged for this entry */
+	__u32 uid;                          /* and its user */
+	__u32 reserved;
 	__u64 slot[CORRAL_DENIED_FILES];    /* struct inode * | DENIED_* */
 };
 
@@ -133,6 +140,24 @@ struct {
 	__type(key, __u64);     /* struct cred * */
 	__type(value, struct open_denied_files);
 } open_denied SEC(".maps");
+
+/* real uid -> open_denied entries charged to that user's domains.  One
+ * entry per user who ever made one: a machine would need 4,096 users
+ * running sandboxes to fill it, and a user it has no room for is refused
+ * like one over its share. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CORRAL_MAX_DOMAINS);
+	__type(key, __u32);
+	__type(value, __s64);
+} denied_creds_by_uid SEC(".maps");
+
+/*
+ * The share of each user, CORRAL_DENIED_CREDS_PER_UID; set lower at load
+ * by corral's tests only (CORRAL_TEST_DENIED_CREDS_PER_UID in `corral
+ * setup`'s environment), so that a guest suite can spend it.
+ */
+const volatile __s64 denied_creds_per_uid = CORRAL_DENIED_CREDS_PER_UID;
 
 /*
  * Unix sockets made inside a domain remember it, so that abstract sockets

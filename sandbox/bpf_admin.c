@@ -262,6 +262,27 @@ static int share_with_group(void)
 	return r;
 }
 
+/* CORRAL_TEST_DENIED_CREDS_PER_UID=N: a share a guest suite can spend. */
+static void test_share_per_uid(struct corral_bpf *skel)
+{
+	const char *v = getenv("CORRAL_TEST_DENIED_CREDS_PER_UID");
+	char *end;
+	long n;
+
+	if (!v)
+		return;
+	n = strtol(v, &end, 10);
+	if (*end || n < 1 || n > CORRAL_DENIED_CREDS_PER_UID) {
+		warn_msg("CORRAL_TEST_DENIED_CREDS_PER_UID=%s: not a number "
+			 "from 1 to %d; ignored", v,
+			 CORRAL_DENIED_CREDS_PER_UID);
+		return;
+	}
+	warn_msg("test mode (CORRAL_TEST_DENIED_CREDS_PER_UID): each user "
+		 "may hold %ld open_denied entries", n);
+	skel->rodata->denied_creds_per_uid = n;
+}
+
 static int load_and_pin(int *n_hooks)
 {
 	struct corral_bpf *skel = corral_bpf__open();
@@ -280,6 +301,7 @@ static int load_and_pin(int *n_hooks)
 			 "keyed by inode address alone");
 		skel->rodata->test_mark_address_only = 1;
 	}
+	test_share_per_uid(skel);
 	r = corral_bpf__load(skel);
 	if (r == -EPERM) {
 		/* The kernel's refusal, before any verifier: --debug

@@ -224,36 +224,49 @@ scm_trunc "$W/in/scm1" jail --allow read,write:"$T" --rw "$W/in" -- \
 is "$got; $(sizes "$T/i")" "fd-send $T/i $W/in/scm1: OK; fd-recv-trunc $W/in/scm1: EACCES; 8192" \
 	"a descriptor opened without the truncate right, passed to another sandbox that has the right: ftruncate there is EACCES"
 
-# The open_denied share (bpf/maps.h): a domain is charged at most 64
-# entries, "and no other sandbox ever finds the map full".  An entry
-# lives as long as the credentials it is keyed by, and those live as long
-# as any file opened with them: a sandbox that hands its descriptors to a
-# process outside (here a listener of the same user in an rw dir) and
-# exits leaves its 64 entries behind, charged to no live domain, and the
-# next sandbox of the same user starts with a fresh share of 64.  Two
-# such sandboxes leave 128 entries with no domain alive.
+# The open_denied shares (bpf/maps.h): each entry is charged to its
+# domain (at most 64) and to the domain's user (denied_creds_per_uid).  An
+# entry lives as long as the credentials it is keyed by, and those as
+# long as any file opened with them: a sandbox that hands its
+# descriptors to a process outside (here a listener of the same user in
+# an rw dir) and exits leaves its 64 entries behind.  They stay charged
+# to its user, so that repeating it never fills the map for the others.
+# Set up again with a share of 128 a user, which two such sandboxes of
+# nobody spend: nobody's third is refused its first such open, root's
+# sandbox is not, and once the holder lets go nobody's share is back.
 reset_t
+setup_share() {
+	"$UC" teardown --force >/dev/null &&
+		env ${1:+CORRAL_TEST_DENIED_CREDS_PER_UID=$1} "$UC" setup >/dev/null 2>&1
+}
+setup_share 128 || not_ok "setup with a share of 128 open_denied entries a user"
 background holder "$W/hold.out" "${NOBODY[@]}" "$ATK" fd-hold "$W/in/hold" 600
 wait_file "$W/in/hold.ready"
+share_run() {
+	jail --allow read,write:"$T" --rw "$W/in" -- "$ATK" fd-pass-out 100 "$T/j" "$W/in/hold" 2>&1
+}
+p1=$(share_run)
+p2=$(share_run)
 "$OB" settle "$PIN/domains" 20 >/dev/null 2>&1
-before=$("$OB" count "$PIN/open_denied" 2>/dev/null)
-p1=$(jail --allow read,write:"$T" --rw "$W/in" -- "$ATK" fd-pass-out 100 "$T/j" "$W/in/hold" 2>&1)
-p2=$(jail --allow read,write:"$T" --rw "$W/in" -- "$ATK" fd-pass-out 100 "$T/j" "$W/in/hold" 2>&1)
-"$OB" settle "$PIN/domains" 20 >/dev/null 2>&1
-sleep 1
-after=$("$OB" count "$PIN/open_denied" 2>/dev/null)
-domains=$("$OB" count "$PIN/domains" 2>/dev/null)
-diag "open_denied: $before entries before, $after after two sandboxes passed their descriptors out and exited ($domains domains alive): $p1; $p2"
-is "$p1" "fd-pass-out 100 $T/j $W/in/hold: 64 EACCES" \
-	"a sandbox opening a file without the truncate right under new credentials gets EACCES past its share of 64"
-if [ -n "$after" ] && [ -n "$before" ] && [ $((after - before)) -le 0 ]; then
-	ok "open_denied: no entry outlives its domain (else 4,096 such launches fill the map for every user) # TODO entries charged to a domain that is gone are charged to nobody"
-else
-	not_ok_todo "open_denied: no entry outlives its domain (else 4,096 such launches fill the map for every user)" \
-		"entries charged to a domain that is gone are charged to nobody" \
-		"$((after - before)) entries left by two sandboxes that are gone, $domains domains alive"
-fi
+p3=$(share_run)
+root=$("$UC" --engine=bpf --rx "$BIN" --allow read,write:"$T" -- "$ATK" fd-pass-out 1 "$T/j" "$W/in/hold" 2>&1)
+diag "open_denied: $("$OB" count "$PIN/open_denied" 2>/dev/null) entries, $("$OB" count "$PIN/domains" 2>/dev/null) domains alive"
+is "$p1; $p2" "fd-pass-out 100 $T/j $W/in/hold: 64 EACCES; fd-pass-out 100 $T/j $W/in/hold: 64 EACCES" \
+	"a sandbox opening a file without the truncate right under new credentials gets EACCES past its share of 64 (twice)"
+is "$p3" "fd-pass-out 100 $T/j $W/in/hold: 0 EACCES" \
+	"the entries two exited sandboxes left behind stay charged to their user: its third sandbox is refused its first such open"
+is "$root" "fd-pass-out 1 $T/j $W/in/hold: 1" \
+	"another user's sandbox still gets its entries (the map is not full for the others)"
 kill -KILL "$holder" 2>/dev/null
+"$OB" settle "$PIN/open_denied" 20 >/dev/null 2>&1
+rm -f "$W/in/hold" "$W/in/hold.ready"
+background holder "$W/hold.out" "${NOBODY[@]}" "$ATK" fd-hold "$W/in/hold" 600
+wait_file "$W/in/hold.ready"
+p4=$(share_run)
+kill -KILL "$holder" 2>/dev/null
+is "$p4" "fd-pass-out 100 $T/j $W/in/hold: 64 EACCES" \
+	"once the descriptors are closed the user's share is back"
+setup_share "" || not_ok "setup again with the default shares"
 
 # ---- 2. UDP -----------------------------------------------------------------
 #
