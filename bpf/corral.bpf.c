@@ -238,16 +238,21 @@ static __always_inline __u64 denied_bits(__u32 rights)
 	       (rights & CORRAL_ACCESS_TRUNCATE ? DENIED_TRUNCATE : 0);
 }
 
-/* @uid's count of open_denied entries, made at 0 on its first. */
-static __always_inline __s64 *uid_charge(__u32 uid)
-{
-	__s64 zero = 0, *n;
+/* A count that starts at 0, from read-only data: open_denied_note()'s
+ * frame and file_open's must fit 512 bytes together on 6.1. */
+static const __s64 no_charge = 0;
 
-	n = bpf_map_lookup_elem(&denied_creds_by_uid, &uid);
+/* The count of open_denied entries of the user @uid points at (on the
+ * caller's stack, for the same reason), made at 0 on its first. */
+static __always_inline __s64 *uid_charge(__u32 *uid)
+{
+	__s64 *n = bpf_map_lookup_elem(&denied_creds_by_uid, uid);
+
 	if (n)
 		return n;
-	bpf_map_update_elem(&denied_creds_by_uid, &uid, &zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&denied_creds_by_uid, &uid);
+	bpf_map_update_elem(&denied_creds_by_uid, uid, &no_charge,
+			    BPF_NOEXIST);
+	return bpf_map_lookup_elem(&denied_creds_by_uid, uid);
 }
 
 /* Adds one to @count if it is below @limit: 1, or 0 if not. */
@@ -279,7 +284,7 @@ open_denied_entry(__u64 domain, __u64 cred)
 	if (!dom)
 		return NULL;
 	fresh.uid = dom->uid;
-	by_uid = uid_charge(fresh.uid);
+	by_uid = uid_charge(&fresh.uid);
 	if (!by_uid)
 		return NULL;
 	if (!charge(&dom->denied_creds, CORRAL_DENIED_CREDS_PER_DOMAIN))
