@@ -238,12 +238,14 @@ static __always_inline __u64 denied_bits(__u32 rights)
 	       (rights & CORRAL_ACCESS_TRUNCATE ? DENIED_TRUNCATE : 0);
 }
 
-/* A count that starts at 0, from read-only data: open_denied_note()'s
- * frame and file_open's must fit 512 bytes together on 6.1. */
+/* What a new entry and a new count start from, in read-only data:
+ * open_denied_note()'s frame and file_open's must fit 512 bytes together
+ * on 6.1, and an entry on the stack is 136 of them. */
+static const struct open_denied_files empty_entry;
 static const __s64 no_charge = 0;
 
-/* The count of open_denied entries of the user @uid points at (on the
- * caller's stack, for the same reason), made at 0 on its first. */
+/* The count of open_denied entries of the user @uid points at, made at 0
+ * on its first. */
 static __always_inline __s64 *uid_charge(__u32 *uid)
 {
 	__s64 *n = bpf_map_lookup_elem(&denied_creds_by_uid, uid);
@@ -265,14 +267,15 @@ static __always_inline int charge(__s64 *count, __s64 limit)
 }
 
 /*
- * The entry of opener @cred, made and charged to @domain and its user if
- * it has none (see open_denied in maps.h): NULL when either has used its
- * share, or the domain is gone.
+ * The entry of opener @cred, whose real uid is @uid, made and charged to
+ * @domain and to that user if it has none (see open_denied in maps.h):
+ * NULL when either has used its share, or the domain is gone.
+ * Credentials never change once in use, so cred_free finds the same uid.
  */
 static __always_inline struct open_denied_files *
-open_denied_entry(__u64 domain, __u64 cred)
+open_denied_entry(__u64 domain, __u64 cred, __u32 uid)
 {
-	struct open_denied_files fresh = { .domain = domain }, *d;
+	struct open_denied_files *d;
 	struct corral_domain *dom;
 	__u64 key = cred;       /* 6.1: a map key must be on the stack */
 	__s64 *by_uid;
@@ -283,8 +286,7 @@ open_denied_entry(__u64 domain, __u64 cred)
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (!dom)
 		return NULL;
-	fresh.uid = dom->uid;
-	by_uid = uid_charge(&fresh.uid);
+	by_uid = uid_charge(&uid);
 	if (!by_uid)
 		return NULL;
 	if (!charge(&dom->denied_creds, CORRAL_DENIED_CREDS_PER_DOMAIN))
@@ -293,13 +295,17 @@ open_denied_entry(__u64 domain, __u64 cred)
 		__sync_fetch_and_add(&dom->denied_creds, -1);
 		return NULL;
 	}
-	/* another thread of the same credentials may race us here: the
-	 * loser gives its charges back */
-	if (bpf_map_update_elem(&open_denied, &key, &fresh, BPF_NOEXIST)) {
+	/* another thread of the same credentials (so of the same domain)
+	 * may race us here: the loser gives its charges back */
+	if (bpf_map_update_elem(&open_denied, &key, &empty_entry,
+				BPF_NOEXIST)) {
 		__sync_fetch_and_add(&dom->denied_creds, -1);
 		__sync_fetch_and_add(by_uid, -1);
 	}
-	return bpf_map_lookup_elem(&open_denied, &key);
+	d = bpf_map_lookup_elem(&open_denied, &key);
+	if (d)
+		d->domain = domain;   /* read only at cred_free */
+	return d;
 }
 
 /*
@@ -310,10 +316,10 @@ open_denied_entry(__u64 domain, __u64 cred)
  * 0, or -EACCES when it cannot remember: the caller refuses the open
  * (fail closed).
  */
-__noinline int open_denied_note(__u64 domain, __u64 cred, __u64 inode,
-				__u32 rights)
+__noinline int open_denied_note(__u64 domain, __u64 cred, __u32 uid,
+				__u64 inode, __u32 rights)
 {
-	struct open_denied_files *d = open_denied_entry(domain, cred);
+	struct open_denied_files *d = open_denied_entry(domain, cred, uid);
 	__u64 bits = denied_bits(rights), cur;
 
 	if (!d)
@@ -415,7 +421,9 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	 * pointers there */
 	bpf_probe_read_kernel(&cred, sizeof(cred), &file->f_cred);
 	bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
-	if (!open_denied_note(t->domain, cred, inode, withheld))
+	if (!open_denied_note(t->domain, cred,
+			      BPF_CORE_READ(file, f_cred, uid.val), inode,
+			      withheld))
 		return 0;
 	return report(t, file->f_path.mnt, file->f_path.dentry, withheld,
 		      CORRAL_HOOK_OPEN, -EACCES);
@@ -432,14 +440,13 @@ void BPF_PROG(corral_cred_free, struct cred *cred)
 	__u64 key = (__u64)cred;
 	struct open_denied_files *d = bpf_map_lookup_elem(&open_denied, &key);
 	struct corral_domain *dom;
+	__u32 uid = BPF_CORE_READ(cred, uid.val);
 	__u64 domain;
 	__s64 *by_uid;
-	__u32 uid;
 
 	if (!d)
 		return;
 	domain = d->domain;
-	uid = d->uid;
 	if (bpf_map_delete_elem(&open_denied, &key))
 		return;
 	dom = bpf_map_lookup_elem(&domains, &domain);

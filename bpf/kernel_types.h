@@ -74,7 +74,13 @@ struct unix_sock {
 	struct path path;
 };
 
-struct cred;
+typedef struct {
+	__u32 val;
+} kuid_t;
+
+struct cred {
+	kuid_t uid;         /* real uid: open_denied is charged to it */
+};
 
 struct upid {
 	int nr;

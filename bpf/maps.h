@@ -111,7 +111,7 @@ struct {
  * Who can fill it: a sandbox, by opening files under ever new
  * credentials.  Each entry is charged to the domain that made it
  * (corral_domain.denied_creds), at most CORRAL_DENIED_CREDS_PER_DOMAIN,
- * and to that domain's user (denied_creds_by_uid), at most
+ * and to the real uid of the credentials (denied_creds_by_uid), at most
  * denied_creds_per_uid; both are given back at cred_free.  Credentials
  * outlive their domain when the sandbox hands a descriptor out (to a
  * process outside, over a unix socket) and exits: the domain's charge is
@@ -128,8 +128,6 @@ struct {
 
 struct open_denied_files {
 	__u64 domain;                       /* charged for this entry */
-	__u32 uid;                          /* and its user */
-	__u32 reserved;
 	__u64 slot[CORRAL_DENIED_FILES];    /* struct inode * | DENIED_* */
 };
 
