@@ -300,21 +300,29 @@ fi
 # (b)'s open+close at depth 1 and 64 under --ro $TOP, without deny rules
 # and with 20 of them on siblings inside the allowed tree, none on the
 # measured path (secrets elsewhere in an allowed home): 20 directories
-# beside d1 (dirs), 20 files beside d1 (files: the domain then has rules
-# on files, so every open also looks up the file's own rule where the
-# rule_inos filter allows one), and 10 directories and 10 files beside
-# the path's directories at depths 3, 6, ..., 60 (spread).  The target:
-# each within 2% of the run without.
+# beside d1 (dirs); 20 files beside d1 (files: the domain then has rules
+# on files, so every open of a file also looks its own rule up wherever
+# the domain's rule_inos filter, 64 bits, has the file's bit set: the 20
+# are chosen so that none shares a measured file's bit); the same but two
+# of the 20 chosen to share them (clash: each measured open then does
+# that lookup, and finds nothing); 10 directories and 10 files beside the
+# path's directories at depths 3, 6, ..., 60 (spread, not chosen).  The
+# target: each within 2% of the run without.
 
 DENY_PATHS=("$(deep_file 1)" "$(deep_file 64)")
-DENY_DIRS=() DENY_FILES=() DENY_SPREAD=()
+DENY_DIRS=() DENY_FILES=() DENY_CLASH=() DENY_SPREAD=()
+# ino_bit PATH: corral_ino_bit() of PATH's inode number (corral_abi.h)
+ino_bit() {
+	local ino
+	ino=$(stat -c %i "$1") || return 1
+	echo $((((ino * 0x9E3779B97F4A7C15) >> 58) & 63))
+}
 deny_fixtures() {
-	local i k p
+	local i k p b b1 b64 c1= c64=
+	b1=$(ino_bit "${DENY_PATHS[0]}") b64=$(ino_bit "${DENY_PATHS[1]}")
 	for ((i = 1; i <= 20; i++)); do
 		mkdir -p "$TOP/secret-d$i" && echo s >"$TOP/secret-d$i/key" || return 1
-		echo s >"$TOP/secret-f$i" || return 1
 		DENY_DIRS+=(--deny "$TOP/secret-d$i")
-		DENY_FILES+=(--deny "$TOP/secret-f$i")
 		k=$((3 * i))
 		p=$(dirname "$(deep_file "$k")")/s$k	# beside d$k
 		if ((i % 2)); then
@@ -324,6 +332,21 @@ deny_fixtures() {
 		fi
 		DENY_SPREAD+=(--deny "$p")
 	done
+	for ((i = 1; i <= 1000 && (${#DENY_FILES[@]} < 40 || !${#c1} || !${#c64}); i++)); do
+		p=$TOP/secret-f$i
+		echo s >"$p" || return 1
+		b=$(ino_bit "$p")
+		if [ "$b" = "$b1" ] || [ "$b" = "$b64" ]; then
+			[ "$b" = "$b1" ] && [ -z "$c1" ] && c1=$p
+			[ "$b" = "$b64" ] && [ -z "$c64" ] && c64=$p
+		elif [ ${#DENY_FILES[@]} -lt 40 ]; then
+			DENY_FILES+=(--deny "$p")
+		fi
+	done
+	[ -n "$c1" ] && [ -n "$c64" ] || return 1
+	DENY_CLASH=(--deny "$c1")
+	[ "$c64" = "$c1" ] || DENY_CLASH+=(--deny "$c64")
+	DENY_CLASH+=("${DENY_FILES[@]:0:$((40 - ${#DENY_CLASH[@]}))}")
 }
 # deny_open RULE...: openbench open at depth 1 and 64 under --ro $TOP
 deny_open() {
@@ -334,57 +357,61 @@ v_dn_none() { "$OB" open $MS $SAMPLES "${DENY_PATHS[@]}" | DEPTHS="1 64" open_ke
 v_dn_allow() { deny_open; }
 v_dn_dirs() { deny_open "${DENY_DIRS[@]}"; }
 v_dn_files() { deny_open "${DENY_FILES[@]}"; }
+v_dn_clash() { deny_open "${DENY_CLASH[@]}"; }
 v_dn_spread() { deny_open "${DENY_SPREAD[@]}"; }
 
-# ino_bit PATH: corral_ino_bit() of PATH's inode number (corral_abi.h)
-ino_bit() {
-	local ino
-	ino=$(stat -c %i "$1") || return 1
-	echo $((((ino * 0x9E3779B97F4A7C15) >> 58) & 63))
-}
-# deny_bits RULE...: the rule_inos bits the --deny paths among RULE set
-deny_bits() {
+# deny_clashes BIT RULE...: the --deny paths among RULE whose inode has BIT
+deny_clashes() {
+	local bit=$1 out=
+	shift
 	while [ $# -ge 2 ]; do
-		ino_bit "$2"
+		if [ "$(ino_bit "$2")" = "$bit" ]; then
+			if [ -d "$2" ]; then out="$out ${2#$TOP/} (dir)"; else out="$out ${2#$TOP/} (file)"; fi
+		fi
 		shift 2
-	done | sort -n | uniq | tr '\n' ' '
+	done
+	echo "${out:- none}"
 }
 
 if only deny; then
 	say "(b-deny) open+close at depth 1 and 64, --ro $TOP without and with 20 deny rules"
-	deny_fixtures || exit 1
+	deny_fixtures || { say "(b-deny): no fixtures"; exit 1; }
+	dvars="dn_none dn_allow dn_dirs dn_files dn_clash dn_spread"
 	# the 2% bar needs figures that repeat well within it
-	TOL=1 series bdeny 6 16 dn_none dn_allow dn_dirs dn_files dn_spread
-	dvars="dn_none dn_allow dn_dirs dn_files dn_spread"
+	# shellcheck disable=SC2086
+	TOL=1 series bdeny 6 16 $dvars
 	for d in 1 64; do
 		n=$(get bdeny dn_none "d$d") a=$(get bdeny dn_allow "d$d")
-		for v in dirs files spread; do
+		for v in dirs files clash spread; do
 			c=$(get bdeny "dn_$v" "d$d") r=$(ratio "$c" "$a")
 			if le 0.98 "$r" && le "$r" 1.02; then ok=true; else ok=false; fi
 			case $v in
 			dirs) what="20 sibling directories beside d1" ;;
-			files) what="20 sibling files beside d1" ;;
+			files) what="20 sibling files beside d1, no rule_inos bit shared with a measured file" ;;
+			clash) what="20 sibling files beside d1, two sharing the measured files' rule_inos bits" ;;
 			spread) what="10 directories and 10 files beside the path at depths 3..60" ;;
 			esac
+			# shellcheck disable=SC2086
 			row "(b-deny) depth $d: corral --ro + 20 denies ($what) / corral --ro" \
 				"unsandboxed $(us "$n") µs, corral $(us "$a") µs, with denies $(us "$c") µs (overhead +$((a - n)) ns, +$((c - n)) ns)" \
 				"$r×" "1.00 ± 0.02×" "$(met $ok)" "$(TOL=1 agree bdeny $dvars)"
 		done
 	done
-	rows=$(awk '$1 ~ /^dn_/ { print $5 }' "$W/bdeny.sum" | sort -n | sed -n '1p;$p' | tr '\n' ' ')
-	note "(b-deny): rounds per variant $rows(min, max); the series ran until every variant's even and odd rounds agreed within 1%."
+	nr=$(awk '$1 ~ /^dn_/ { print $5 }' "$W/bdeny.sum" | sort -n | sed -n '$p')
+	note "(b-deny): $nr rounds; the series runs until every variant's even and odd rounds agree within 1% (at least 6 rounds, at most 16)."
 	for d in 1 64; do
-		f=$(deep_file "$d")
-		note "(b-deny): the file at depth $d: inode $(stat -c %i "$f"), rule_inos bit $(ino_bit "$f"); bits the deny inodes set: dirs $(deny_bits "${DENY_DIRS[@]}"); files $(deny_bits "${DENY_FILES[@]}"); spread $(deny_bits "${DENY_SPREAD[@]}"); the allow on $TOP: $(ino_bit "$TOP"), on $H: $(ino_bit "$H")."
+		f=$(deep_file "$d") b=$(ino_bit "$(deep_file "$d")")
+		note "(b-deny): the file at depth $d: inode $(stat -c %i "$f"), rule_inos bit $b; the deny rules with that bit: dirs$(deny_clashes "$b" "${DENY_DIRS[@]}"); files$(deny_clashes "$b" "${DENY_FILES[@]}"); clash$(deny_clashes "$b" "${DENY_CLASH[@]}"); spread$(deny_clashes "$b" "${DENY_SPREAD[@]}") (the allows: $TOP bit $(ino_bit "$TOP"), $H bit $(ino_bit "$H"))."
 	done
 	if command -v bpftool >/dev/null; then
 		sysctl -q kernel.bpf_stats_enabled=1
 		note "(b-deny) profile of corral_file_open (kernel.bpf_stats_enabled=1; bpftool prog show run_time_ns/run_cnt deltas over one \`openbench open 5 3\` at depth 1 and 64):"
-		for v in allow dirs files spread; do
+		for v in allow dirs files clash spread; do
 			case $v in
 			allow) rules=() ;;
 			dirs) rules=("${DENY_DIRS[@]}") ;;
 			files) rules=("${DENY_FILES[@]}") ;;
+			clash) rules=("${DENY_CLASH[@]}") ;;
 			spread) rules=("${DENY_SPREAD[@]}") ;;
 			esac
 			PROF_PROGS=corral_file_open prof "(b-deny) $v" \
