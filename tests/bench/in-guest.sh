@@ -295,7 +295,7 @@ if only b; then
 		"$(agree b none corral landlock)"
 fi
 
-# ---- (b-deny) the hit path with 20 deny rules under one allow (issue 25) ------
+# ---- (b-deny) the hit path with 20 deny rules under one allow ----------------
 #
 # (b)'s open+close at depth 1 and 64 under --ro $TOP, without deny rules
 # and with 20 of them on siblings inside the allowed tree, none on the
@@ -318,7 +318,7 @@ ino_bit() {
 	echo $((((ino * 0x9E3779B97F4A7C15) >> 58) & 63))
 }
 deny_fixtures() {
-	local i k p b b1 b64 c1= c64=
+	local i k p b b1 b64 c1='' c64=''
 	b1=$(ino_bit "${DENY_PATHS[0]}") b64=$(ino_bit "${DENY_PATHS[1]}")
 	for ((i = 1; i <= 20; i++)); do
 		mkdir -p "$TOP/secret-d$i" && echo s >"$TOP/secret-d$i/key" || return 1
