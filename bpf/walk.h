@@ -65,13 +65,25 @@ static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
 /*
  * inode_access() for @t's domain, looked up only where the domain's
  * filter of rule inode numbers allows a rule (corral_ino_bit()).
+ * @inode is a BTF pointer: the key is built with plain loads, not
+ * rule_key()'s probe-read helper calls (a file's open pays this on every
+ * false positive of the filter).
  */
 static __always_inline __u32 filtered_access(const struct corral_task *t,
 					     struct inode *inode)
 {
-	if (!(t->rule_inos & corral_ino_bit(inode->i_ino)))
+	struct corral_rule_key key = {};
+	struct super_block *sb;
+
+	key.ino = inode->i_ino;
+	if (!(t->rule_inos & corral_ino_bit(key.ino)))
 		return 0;
-	return inode_access(t->domain, inode);
+	sb = inode->i_sb;
+	key.domain = t->domain;
+	key.inode = stable_inode_numbers(sb->s_magic) ? 0 : (__u64)inode;
+	key.dev = sb->s_dev;
+	key.generation = inode->i_generation;
+	return rule_word(bpf_map_lookup_elem(&rules, &key));
 }
 
 /*

@@ -20,7 +20,8 @@
 #
 # Environment: CORRAL, CORRAL_HELPERS (built corral and static helpers);
 # BENCH_QUICK=1 for a short smoke run (figures meaningless);
-# BENCH_ONLY="a b ..." to run some sections only.
+# BENCH_ONLY="a b ..." to run some sections only (deny: only the deny-rule
+# measurement, beside (b)).
 set -u
 export LC_ALL=C
 : "${CORRAL:?}" "${CORRAL_HELPERS:?}"
@@ -29,7 +30,7 @@ OB=$H/openbench
 LL=$H/ll-exec
 PROBE=$H/probe
 QUICK=${BENCH_QUICK:-0}
-ONLY=${BENCH_ONLY:-a b c d e f g n p}
+ONLY=${BENCH_ONLY:-a b c d e f g n p deny}
 W=${BENCH_DIR:-/tmp/corral-bench}
 kernel=$(uname -r)
 
@@ -54,13 +55,13 @@ note "$out (Landlock ABI $("$LL" --abi 2>&1))."
 
 # series NAME MIN MAX VARIANT...: runs the shell function v_VARIANT once per
 # variant per round, interleaved, each printing "KEY VALUE" lines; stops
-# after MIN rounds once every (variant, key) agrees within 5% between even
-# and odd rounds, or after MAX rounds.  Leaves $W/NAME.sum: lines
-# "VARIANT KEY MEDIAN DEVIATION% N".
+# after MIN rounds once every (variant, key) agrees within TOL% (default
+# 5) between even and odd rounds, or after MAX rounds.  Leaves
+# $W/NAME.sum: lines "VARIANT KEY MEDIAN DEVIATION% N".
 series() {
 	local name=$1 min=$2 max=$3 r i v
 	local -a vs=("${@:4}") order
-	local dat=$W/$name.dat
+	local dat=$W/$name.dat tol=${TOL:-5}
 	: >"$dat"
 	if [ "$QUICK" = 1 ]; then min=2 max=2; fi
 	for ((r = 0; r < max; r++)); do
@@ -79,14 +80,14 @@ series() {
 		done
 		if ((r + 1 >= min && (r + 1) % 2 == 0)); then
 			summarize "$dat" >"$W/$name.sum"
-			if awk '$2 !~ /^x_/ && $4 > 5 { bad = 1 } END { exit bad }' "$W/$name.sum"; then
+			if awk -v tol="$tol" '$2 !~ /^x_/ && $4 > tol { bad = 1 } END { exit bad }' "$W/$name.sum"; then
 				say "$name: converged after $((r + 1)) rounds"
 				return 0
 			fi
 		fi
 	done
 	summarize "$dat" >"$W/$name.sum"
-	say "$name: did not converge within 5% in $max rounds"
+	say "$name: did not converge within $tol% in $max rounds"
 }
 
 # summarize DAT: per (variant, key), the overall median, the deviation in
@@ -153,7 +154,7 @@ maxdev() {
 agree() {
 	local d
 	d=$(maxdev "$@")
-	if le "$d" 5; then echo "yes (${d}%)"; else echo "NO (${d}%)"; fi
+	if le "$d" "${TOL:-5}"; then echo "yes (${d}%)"; else echo "NO (${d}%)"; fi
 }
 # spread NS NAME VARIANT...: that disagreement in ns of a figure of NS
 spread() {
@@ -176,6 +177,32 @@ met_overhead() {
 	fi
 	shift 3
 	met "$@"
+}
+
+# prof LABEL CMD...: a note per corral program (those matching PROF_PROGS,
+# default all), its mean ns per run over the runs CMD caused (needs
+# kernel.bpf_stats_enabled=1)
+prof() {
+	local label=$1
+	shift
+	bpftool prog show >"$W/p0"
+	"$@" >/dev/null
+	bpftool prog show >"$W/p1"
+	awk -v label="$label" -v progs="${PROF_PROGS:-^corral_}" '
+	/ name / {
+		name = ""; rt = 0; rc = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == "name") name = $(i + 1)
+			if ($i == "run_time_ns") rt = $(i + 1)
+			if ($i == "run_cnt") rc = $(i + 1)
+		}
+		if (name !~ /^corral_/ || name !~ progs) next
+		if (FILENAME ~ /p0$/) { t0[name] = rt; c0[name] = rc }
+		else if (rc > c0[name]) {
+			printf "- %s: %s: %d runs, %.0f ns per run\n", label, name,
+				rc - c0[name], (rt - t0[name]) / (rc - c0[name])
+		}
+	}' "$W/p0" "$W/p1" >>"$NOTES"
 }
 
 # ---- fixtures ------------------------------------------------------------
@@ -266,6 +293,132 @@ if only b; then
 		"corral $oc64 ns, landlock $ol64 ns (landlock d1: $ol1 ns)" "$r×" \
 		"≤ 0.2×" "$(met_overhead "$oc64" "$ol64" "$(spread "$n64" b none landlock)" le "$r" 0.2)" \
 		"$(agree b none corral landlock)"
+fi
+
+# ---- (b-deny) the hit path with 20 deny rules under one allow ----------------
+#
+# (b)'s open+close at depth 1 and 64 under --ro $TOP, without deny rules
+# and with 20 of them on siblings inside the allowed tree, none on the
+# measured path (secrets elsewhere in an allowed home): 20 directories
+# beside d1 (dirs); 20 files beside d1 (files: the domain then has rules
+# on files, so every open of a file also looks its own rule up wherever
+# the domain's rule_inos filter, 64 bits, has the file's bit set: the 20
+# are chosen so that none shares a measured file's bit); the same but two
+# of the 20 chosen to share them (clash: each measured open then does
+# that lookup, and finds nothing); 10 directories and 10 files beside the
+# path's directories at depths 3, 6, ..., 60 (spread, not chosen).  The
+# target: each within 2% of the run without.
+
+DENY_PATHS=("$(deep_file 1)" "$(deep_file 64)")
+DENY_DIRS=() DENY_FILES=() DENY_CLASH=() DENY_SPREAD=()
+# ino_bit PATH: corral_ino_bit() of PATH's inode number (corral_abi.h)
+ino_bit() {
+	local ino
+	ino=$(stat -c %i "$1") || return 1
+	echo $((((ino * 0x9E3779B97F4A7C15) >> 58) & 63))
+}
+deny_fixtures() {
+	local i k p b b1 b64 c1='' c64=''
+	b1=$(ino_bit "${DENY_PATHS[0]}") b64=$(ino_bit "${DENY_PATHS[1]}")
+	for ((i = 1; i <= 20; i++)); do
+		mkdir -p "$TOP/secret-d$i" && echo s >"$TOP/secret-d$i/key" || return 1
+		DENY_DIRS+=(--deny "$TOP/secret-d$i")
+		k=$((3 * i))
+		p=$(dirname "$(deep_file "$k")")/s$k	# beside d$k
+		if ((i % 2)); then
+			mkdir -p "$p" && echo s >"$p/key" || return 1
+		else
+			echo s >"$p" || return 1
+		fi
+		DENY_SPREAD+=(--deny "$p")
+	done
+	for ((i = 1; i <= 1000 && (${#DENY_FILES[@]} < 40 || !${#c1} || !${#c64}); i++)); do
+		p=$TOP/secret-f$i
+		echo s >"$p" || return 1
+		b=$(ino_bit "$p")
+		if [ "$b" = "$b1" ] || [ "$b" = "$b64" ]; then
+			[ "$b" = "$b1" ] && [ -z "$c1" ] && c1=$p
+			[ "$b" = "$b64" ] && [ -z "$c64" ] && c64=$p
+		elif [ ${#DENY_FILES[@]} -lt 40 ]; then
+			DENY_FILES+=(--deny "$p")
+		fi
+	done
+	[ -n "$c1" ] && [ -n "$c64" ] || return 1
+	DENY_CLASH=(--deny "$c1")
+	[ "$c64" = "$c1" ] || DENY_CLASH+=(--deny "$c64")
+	DENY_CLASH+=("${DENY_FILES[@]:0:$((40 - ${#DENY_CLASH[@]}))}")
+}
+# deny_open RULE...: openbench open at depth 1 and 64 under --ro $TOP
+deny_open() {
+	corral_run --ro "$TOP" "$@" -- "$OB" open $MS $SAMPLES "${DENY_PATHS[@]}" |
+		DEPTHS="1 64" open_keys
+}
+v_dn_none() { "$OB" open $MS $SAMPLES "${DENY_PATHS[@]}" | DEPTHS="1 64" open_keys; }
+v_dn_allow() { deny_open; }
+v_dn_dirs() { deny_open "${DENY_DIRS[@]}"; }
+v_dn_files() { deny_open "${DENY_FILES[@]}"; }
+v_dn_clash() { deny_open "${DENY_CLASH[@]}"; }
+v_dn_spread() { deny_open "${DENY_SPREAD[@]}"; }
+
+# deny_clashes BIT RULE...: the --deny paths among RULE whose inode has BIT
+deny_clashes() {
+	local bit=$1 out=
+	shift
+	while [ $# -ge 2 ]; do
+		if [ "$(ino_bit "$2")" = "$bit" ]; then
+			if [ -d "$2" ]; then out="$out ${2#$TOP/} (dir)"; else out="$out ${2#$TOP/} (file)"; fi
+		fi
+		shift 2
+	done
+	echo "${out:- none}"
+}
+
+if only deny; then
+	say "(b-deny) open+close at depth 1 and 64, --ro $TOP without and with 20 deny rules"
+	deny_fixtures || { say "(b-deny): no fixtures"; exit 1; }
+	dvars="dn_none dn_allow dn_dirs dn_files dn_clash dn_spread"
+	# the 2% bar needs figures that repeat well within it
+	# shellcheck disable=SC2086
+	TOL=1 series bdeny 6 16 $dvars
+	for d in 1 64; do
+		n=$(get bdeny dn_none "d$d") a=$(get bdeny dn_allow "d$d")
+		for v in dirs files clash spread; do
+			c=$(get bdeny "dn_$v" "d$d") r=$(ratio "$c" "$a")
+			if le 0.98 "$r" && le "$r" 1.02; then ok=true; else ok=false; fi
+			case $v in
+			dirs) what="20 sibling directories beside d1" ;;
+			files) what="20 sibling files beside d1, no rule_inos bit shared with a measured file" ;;
+			clash) what="20 sibling files beside d1, two sharing the measured files' rule_inos bits" ;;
+			spread) what="10 directories and 10 files beside the path at depths 3..60" ;;
+			esac
+			# shellcheck disable=SC2086
+			row "(b-deny) depth $d: corral --ro + 20 denies ($what) / corral --ro" \
+				"unsandboxed $(us "$n") µs, corral $(us "$a") µs, with denies $(us "$c") µs (overhead +$((a - n)) ns, +$((c - n)) ns)" \
+				"$r×" "1.00 ± 0.02×" "$(met $ok)" "$(TOL=1 agree bdeny $dvars)"
+		done
+	done
+	nr=$(awk '$1 ~ /^dn_/ { print $5 }' "$W/bdeny.sum" | sort -n | sed -n '$p')
+	note "(b-deny): $nr rounds; the series runs until every variant's even and odd rounds agree within 1% (at least 6 rounds, at most 16)."
+	for d in 1 64; do
+		f=$(deep_file "$d") b=$(ino_bit "$(deep_file "$d")")
+		note "(b-deny): the file at depth $d: inode $(stat -c %i "$f"), rule_inos bit $b; the deny rules with that bit: dirs$(deny_clashes "$b" "${DENY_DIRS[@]}"); files$(deny_clashes "$b" "${DENY_FILES[@]}"); clash$(deny_clashes "$b" "${DENY_CLASH[@]}"); spread$(deny_clashes "$b" "${DENY_SPREAD[@]}") (the allows: $TOP bit $(ino_bit "$TOP"), $H bit $(ino_bit "$H"))."
+	done
+	if command -v bpftool >/dev/null; then
+		sysctl -q kernel.bpf_stats_enabled=1
+		note "(b-deny) profile of corral_file_open (kernel.bpf_stats_enabled=1; bpftool prog show run_time_ns/run_cnt deltas over one \`openbench open 5 3\` at depth 1 and 64):"
+		for v in allow dirs files clash spread; do
+			case $v in
+			allow) rules=() ;;
+			dirs) rules=("${DENY_DIRS[@]}") ;;
+			files) rules=("${DENY_FILES[@]}") ;;
+			clash) rules=("${DENY_CLASH[@]}") ;;
+			spread) rules=("${DENY_SPREAD[@]}") ;;
+			esac
+			PROF_PROGS=corral_file_open prof "(b-deny) $v" \
+				corral_run --ro "$TOP" "${rules[@]}" -- "$OB" open 5 3 "${DENY_PATHS[@]}"
+		done
+		sysctl -q kernel.bpf_stats_enabled=0
+	fi
 fi
 
 # ---- (c) the miss path: first access in a fresh directory at depth 64 ------
@@ -607,28 +760,6 @@ fi
 if only p; then
 	say "profile: run_time_ns / run_cnt per program"
 	sysctl -q kernel.bpf_stats_enabled=1
-	prof() { # LABEL CMD...: per-program mean ns over the runs CMD caused
-		local label=$1
-		shift
-		bpftool prog show >"$W/p0"
-		"$@" >/dev/null
-		bpftool prog show >"$W/p1"
-		awk -v label="$label" '
-		/ name / {
-			name = ""; rt = 0; rc = 0
-			for (i = 1; i <= NF; i++) {
-				if ($i == "name") name = $(i + 1)
-				if ($i == "run_time_ns") rt = $(i + 1)
-				if ($i == "run_cnt") rc = $(i + 1)
-			}
-			if (name !~ /^corral_/) next
-			if (FILENAME ~ /p0$/) { t0[name] = rt; c0[name] = rc }
-			else if (rc > c0[name]) {
-				printf "- %s: %s: %d runs, %.0f ns per run\n", label, name,
-					rc - c0[name], (rt - t0[name]) / (rc - c0[name])
-			}
-		}' "$W/p0" "$W/p1" >>"$NOTES"
-	}
 	note ""
 	note "Profile (kernel.bpf_stats_enabled=1, which itself adds a little to every run; bpftool prog show run_time_ns/run_cnt deltas):"
 	prof "(a) unsandboxed, depth 1..64" "$OB" open 5 3 "${PATHS[@]}"
