@@ -249,7 +249,8 @@ p1=$(share_run)
 p2=$(share_run)
 "$OB" settle "$PIN/domains" 20 >/dev/null 2>&1
 p3=$(share_run)
-root=$("$UC" --engine=bpf --rx "$BIN" --allow read,write:"$T" -- "$ATK" fd-pass-out 1 "$T/j" "$W/in/hold" 2>&1)
+root=$("$UC" --engine=bpf --rx "$BIN" --allow read,write:"$T" --rw "$W/in" -- \
+	"$ATK" fd-pass-out 1 "$T/j" "$W/in/hold" 2>&1)
 diag "open_denied: $("$OB" count "$PIN/open_denied" 2>/dev/null) entries, $("$OB" count "$PIN/domains" 2>/dev/null) domains alive"
 is "$p1; $p2" "fd-pass-out 100 $T/j $W/in/hold: 64 EACCES; fd-pass-out 100 $T/j $W/in/hold: 64 EACCES" \
 	"a sandbox opening a file without the truncate right under new credentials gets EACCES past its share of 64 (twice)"
