@@ -1,5 +1,6 @@
 #!/bin/bash
-# tests/bench/in-guest.sh: the guest half of `make bench` (issue 9, (a)-(g)).
+# tests/bench/in-guest.sh: the guest half of `make bench`, measurements
+# (a)-(g), (n) and (b-deny).
 # Run by tests/bench/run inside one guest boot per kernel, as root.  Prints
 # progress on stderr and, on stdout, the markdown table of this kernel.
 #
@@ -775,7 +776,7 @@ if only p; then
 	sysctl -q kernel.bpf_stats_enabled=0
 fi
 
-# ---- (n) network: connect+close on loopback (issue 10) --------------------------
+# ---- (n) network: connect+close on loopback -------------------------------------
 
 NP=$H/netprobe
 NPORT=5901

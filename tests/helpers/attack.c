@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * attack: the escape routes of issue 22, one process, each result
- * reported by errno name, like escape.
+ * attack: the escape routes escape.sh and escape-recent.sh take beyond
+ * escape's, one process, each result reported by errno name, like
+ * escape.
  *
  *   attack OP ARGS [+ OP ARGS ...]      prints "<op> <args>: <result>"
  *   attack fown-prep PATH PID CMD...    outside: opens PATH (a pipe if

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * escape: the attack attempts of the escape suite (issue 5), one process,
+ * escape: the attack attempts of the escape suite, one process,
  * each result reported by errno name, like probe.
  *
  *   escape OP ARGS [+ OP ARGS ...]     prints "<op> <args>: <result>"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# escape.sh: issue 5's escape suite.  An unprivileged user (nobody) runs
+# escape.sh: the escape suite.  An unprivileged user (nobody) runs
 # corral as installed for ordinary users (setgid corral, cap_bpf+p) and the
 # sandboxed command tries to get out; every attempt must fail, with its
 # errno checked.  Each case runs on the bpf engine and again on the Landlock
@@ -406,7 +406,7 @@ uring-open-async $W/out/secret: EACCES" ]; then
 			"$got"
 	fi
 
-	# -- io_uring under changed credentials (issue 22) --
+	# -- io_uring under changed credentials --
 	HELPER=$ATK
 	echo log >"$W/out/log"
 	if [ "$eng" = bpf ]; then personality=EPERM; else personality=EACCES; fi
@@ -418,7 +418,7 @@ uring-open-async $W/out/secret: EACCES" ]; then
 		OK OK OK
 	is "$(cat "$W/out/log")" log "$eng: the outside file io_uring tried to append to is unchanged"
 
-	# -- signals through file ownership (issue 22) --
+	# -- signals through file ownership --
 	name="F_SETOWN, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP naming an outside process are EPERM and it lives"
 	if ! landlock_cannot "$name" 6; then
 		for route in $FOWN_ROUTES fown-pgrp fown-sigurg; do
