@@ -52,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inet_addr.h"
 #include "oplist.h"
 
 #ifndef F_SETSIG
@@ -876,26 +877,6 @@ static int op_race(int op, char **arg, char *info)
 
 /* ---- UDP sends and the port they bind ----------------------------------- */
 
-static int udp_addr(const char *addr, const char *port,
-		    struct sockaddr_storage *ss, socklen_t *len)
-{
-	struct sockaddr_in *in = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (strchr(addr, ':')) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons((uint16_t)atoi(port));
-		*len = sizeof(*in6);
-		return inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1 ?
-		       AF_INET6 : 0;
-	}
-	in->sin_family = AF_INET;
-	in->sin_port = htons((uint16_t)atoi(port));
-	*len = sizeof(*in);
-	return inet_pton(AF_INET, addr, &in->sin_addr) == 1 ? AF_INET : 0;
-}
-
 /* The port @fd is bound to, 0 if none */
 static int udp_port(int fd)
 {
@@ -936,12 +917,12 @@ static int op_udp(int op, char **arg, char *info)
 	int fd, family, res = 0, mfd;
 
 	if (op == OP_UDP_FD_SENDTO) {
-		if (!udp_addr(arg[1], arg[2], &ss, &len))
+		if (!sockaddr_of(arg[1], arg[2], &ss, &len))
 			return EINVAL;
 		return sendto(atoi(arg[0]), "x", 1, 0, (struct sockaddr *)&ss,
 			      len) < 0 ? err() : 0;
 	}
-	family = udp_addr(arg[0], arg[1], &ss, &len);
+	family = sockaddr_of(arg[0], arg[1], &ss, &len);
 	if (!family)
 		return EINVAL;
 	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -68,6 +68,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inet_addr.h"
 #include "oplist.h"
 
 #ifndef IPPROTO_MPTCP
@@ -76,27 +77,6 @@
 #ifndef MSG_FASTOPEN
 #define MSG_FASTOPEN 0x20000000
 #endif
-
-/* ADDR PORT into @ss; returns the family, or 0 on a bad address. */
-static int sockaddr_of(const char *addr, const char *port,
-		       struct sockaddr_storage *ss, socklen_t *len)
-{
-	struct sockaddr_in *in = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (strchr(addr, ':')) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons((uint16_t)atoi(port));
-		*len = sizeof(*in6);
-		return inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1 ?
-		       AF_INET6 : 0;
-	}
-	in->sin_family = AF_INET;
-	in->sin_port = htons((uint16_t)atoi(port));
-	*len = sizeof(*in);
-	return inet_pton(AF_INET, addr, &in->sin_addr) == 1 ? AF_INET : 0;
-}
 
 static int sock_for(const char *addr, const char *port, int type, int proto,
 		    struct sockaddr_storage *ss, socklen_t *len)
