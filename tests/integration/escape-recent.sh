@@ -48,15 +48,6 @@ OB=$CORRAL_HELPERS/openbench
 mkdir -p "$W/in" "$W/t"
 chown 65534:65534 "$W/in" "$W/t"
 
-_pids=()
-cleanup() {
-	local p
-	for p in "${_pids[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	cleanup_tmp
-}
-trap cleanup EXIT
 cd / || exit 1
 
 # ---- running things ---------------------------------------------------------
@@ -73,7 +64,7 @@ jail() {
 background() {
 	local -n _pid=$1
 	_pid=$( (exec "${@:3}" >"$2" 2>&1 </dev/null) & echo $!)
-	_pids+=("$_pid")
+	kill_at_exit "$_pid"
 }
 
 wait_file() {

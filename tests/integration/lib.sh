@@ -427,7 +427,7 @@ umount_under() {
 }
 
 # kill_at_exit PID: a helper left running in the background is killed
-# when the suite exits (make_tmp sets the EXIT trap: a trap of the
+# (SIGKILL) when the suite exits (make_tmp sets the EXIT trap: a trap of the
 # suite's own would be replaced by the next make_tmp)
 kill_at_exit() {
 	_net_pids+=("$1")
@@ -436,7 +436,7 @@ kill_at_exit() {
 cleanup_tmp() {
 	local d p
 	for p in "${_net_pids[@]}"; do
-		kill "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
 	done
 	fixture_umount_all
 	for d in "${_tmp_dirs[@]}"; do

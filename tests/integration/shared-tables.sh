@@ -51,15 +51,6 @@ chmod 0755 "$BIN"
 cp "$ATK" "$BIN/attack" && chmod 0755 "$BIN/attack" || skip_all "cannot copy the helper"
 ATK=$BIN/attack
 
-_pids=()
-cleanup() {
-	local p
-	for p in "${_pids[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-	done
-	cleanup_tmp
-}
-trap cleanup EXIT
 cd / || exit 1
 
 # hog OUT CMD...: CMD in the background, its output in OUT, until the
@@ -69,7 +60,7 @@ hog() {
 	shift
 	"$@" >"$out" 2>&1 </dev/null &
 	hog=$!
-	_pids+=("$hog")
+	kill_at_exit "$hog"
 	for ((i = 0; i < 600; i++)); do
 		[ -s "$out" ] && return 0
 		sleep 0.1
