@@ -74,23 +74,30 @@ static pid_t pid_arg(const char *s)
 enum { OP_READ, OP_WRITE, OP_LINK, OP_RENAME, OP_SYMLINK, OP_TOUCH,
 	OP_WAIT_FILE };
 
+/* Opens PATH relative to DIR (AT_FDCWD: as open(2)) and reads a byte. */
+static int read_byte_at(int dir, const char *path)
+{
+	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC), r = 0;
+	char c;
+
+	if (fd < 0)
+		return err();
+	if (read(fd, &c, 1) < 0)
+		r = err();
+	close(fd);
+	return r;
+}
+
 static int op_file(int op, char **arg, char *info)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	struct stat st;
-	char c;
 	int fd, r = 0, i;
 
 	(void)info;
 	switch (op) {
 	case OP_READ:
-		fd = open(arg[0], O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return err();
-		if (read(fd, &c, 1) < 0)
-			r = err();
-		close(fd);
-		return r;
+		return read_byte_at(AT_FDCWD, arg[0]);
 	case OP_WRITE:
 	case OP_TOUCH:
 		fd = open(arg[0], O_WRONLY | O_CLOEXEC |
@@ -843,21 +850,12 @@ enum { OP_SLEEP, OP_OPENAT_FD };
  */
 static int op_misc(int op, char **arg, char *info)
 {
-	char c;
-	int fd, r = 0;
-
 	(void)info;
 	if (op == OP_SLEEP) {
 		sleep((unsigned)atoi(arg[0]));
 		return 0;
 	}
-	fd = openat(atoi(arg[0]), arg[1], O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err();
-	if (read(fd, &c, 1) < 0)
-		r = err();
-	close(fd);
-	return r;
+	return read_byte_at(atoi(arg[0]), arg[1]);
 }
 
 /* ---- table and driver ------------------------------------------------- */
