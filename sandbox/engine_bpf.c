@@ -306,8 +306,10 @@ static int register_rule(struct bpf_engine *e, int fd,
 		return rule_error(fd, -errno, "reading its rule back");
 	if (!S_ISDIR(st.st_mode))
 		e->file_rules = true;
-	if (reg->status == CORRAL_REGISTER_DONE)
+	if (reg->status == CORRAL_REGISTER_DONE) {
 		e->rule_inos |= reg->ino_bit;
+		e->file_inos |= reg->file_ino_bit;
+	}
 	return 0;
 }
 
@@ -419,6 +421,7 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			 (e->audit ? CORRAL_TASK_AUDIT : 0) |
 			 (e->watched ? CORRAL_TASK_WATCHED : 0),
 		.rule_inos = e->rule_inos,
+		.file_inos = e->file_inos,
 	};
 	_cleanup_close_ int child = -1;
 	int target = e->pidfd;

@@ -50,6 +50,7 @@ struct bpf_engine {
 	bool file_rules;   /* some rule names a non-directory */
 	bool deny_rules;   /* some rule denies (CORRAL_TASK_DENY) */
 	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
+	uint64_t file_inos; /* corral_file_ino_bit() of every file rule's */
 	bool audit;        /* record what would be denied, deny nothing */
 	bool watched;      /* a watcher reads its denials (--log) */
 	bool reclaimed;    /* reclaim_dead() already ran for this launch */
