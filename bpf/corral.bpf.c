@@ -120,7 +120,7 @@ static __always_inline long object_granted(struct corral_task *t,
 	dir = dentry->d_parent;
 	granted = dir_granted(t, mnt, dir, dir->d_inode);
 	if (granted >= 0 && (t->flags & CORRAL_TASK_FILE_RULES) &&
-	    (t->file_inos & corral_file_ino_bit(inode->i_ino)))
+	    file_filter_allows(t, inode->i_ino))
 		granted |= filtered_access(t, inode);
 	return granted;
 }
@@ -853,7 +853,8 @@ int BPF_PROG(corral_task_alloc, struct task_struct *task,
 	child->domain = parent->domain;
 	child->flags = parent->flags;
 	child->rule_inos = parent->rule_inos;
-	child->file_inos = parent->file_inos;
+	__builtin_memcpy(child->file_filter, parent->file_filter,
+			 sizeof(child->file_filter));
 	__sync_fetch_and_add(&dom->tasks, 1);
 	return 0;
 }
@@ -1000,8 +1001,8 @@ int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 	}
 	rule_key(&key, reg->domain, inode);
 	reg->ino_bit = corral_ino_bit(key.ino);
-	reg->file_ino_bit = S_ISDIR(inode->i_mode) ? 0 :
-			    corral_file_ino_bit(key.ino);
+	reg->file_filter_index = S_ISDIR(inode->i_mode) ? 0 :
+				 corral_file_filter_index(key.ino) + 1;
 	old = bpf_map_lookup_elem(&rules, &key);
 	if (old) {
 		old->access |= reg->access;  /* single writer: the launcher */

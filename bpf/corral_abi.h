@@ -149,12 +149,15 @@ struct corral_domain {
  * Task storage "task_domain": value struct corral_task on every task that
  * is sandboxed.  No entry means "nobody is watching": every hook returns 0.
  */
+#define CORRAL_FILE_FILTER_WORDS 4  /* 256 bits: corral_file_filter_index() */
+
 struct corral_task {
 	__u64 domain;     /* domain id */
 	__u32 flags;      /* CORRAL_TASK_* */
 	__u32 reserved;
 	__u64 rule_inos;  /* corral_ino_bit() of every rule's inode */
-	__u64 file_inos;  /* corral_file_ino_bit() of every file rule's */
+	/* bit corral_file_filter_index() of every file rule's inode */
+	__u64 file_filter[CORRAL_FILE_FILTER_WORDS];
 };
 
 /*
@@ -173,16 +176,16 @@ static inline __u64 corral_ino_bit(__u64 ino)
 }
 
 /*
- * The second filter, for a file's own rule: only rules on non-directories
- * set it, with a hash of its own, and a file's open looks its rule up
- * only where both filters allow one.  With 20 rules on files, one file in
- * four shared a bit of the first filter with one of them and paid a hash
- * lookup on every open (bench (b-deny) "clash", tests/bench/RESULTS.md);
- * both filters agree by chance for about one in thirteen.
+ * The second filter, for a file's own rule: 256 bits that only rules on
+ * non-directories set, with a hash of its own, and a file's open looks
+ * its rule up only where both filters allow one.  With the first filter
+ * alone and 20 rules on files, one file in four shared a bit with one of
+ * them and paid a hash lookup on every open (bench (b-deny) "clash",
+ * tests/bench/RESULTS.md); with both, about one file in 45 does.
  */
-static inline __u64 corral_file_ino_bit(__u64 ino)
+static inline __u32 corral_file_filter_index(__u64 ino)
 {
-	return 1ull << (((ino ^ (ino >> 29)) * 0xBF58476D1CE4E5B9ull) >> 58);
+	return ((ino ^ (ino >> 29)) * 0xBF58476D1CE4E5B9ull) >> 56;
 }
 
 /* The domain has rules on non-directories: look up a file's own rule. */
@@ -342,7 +345,9 @@ struct corral_register {
 	__u32 access;     /* rights to add on the inode */
 	__s32 status;     /* enum corral_register_status or -errno */
 	__u64 ino_bit;    /* set with DONE: corral_ino_bit() of the inode */
-	__u64 file_ino_bit; /* and corral_file_ino_bit(), if not a directory */
+	__u32 file_filter_index; /* and, if not a directory,
+				  * corral_file_filter_index() + 1, else 0 */
+	__u32 reserved2;  /* 0 */
 	__u64 nonce;      /* the domain's, while the launcher has not entered */
 	__u32 deny;       /* rights to deny on the inode (deny rules) */
 	__u32 reserved;   /* 0 */
@@ -374,7 +379,7 @@ _Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 40, "domain layout");
-_Static_assert(sizeof(struct corral_task) == 32, "task layout");
+_Static_assert(sizeof(struct corral_task) == 56, "task layout");
 _Static_assert(sizeof(struct corral_register) == 48, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");

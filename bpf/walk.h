@@ -86,6 +86,17 @@ static __always_inline __u32 filtered_access(const struct corral_task *t,
 	return rule_word(bpf_map_lookup_elem(&rules, &key));
 }
 
+/* May @t have a rule on the non-directory numbered @ino?  A clear bit
+ * proves it has none. */
+static __always_inline int file_filter_allows(const struct corral_task *t,
+					       __u64 ino)
+{
+	__u32 i = corral_file_filter_index(ino);
+
+	return !!(t->file_filter[(i >> 6) & (CORRAL_FILE_FILTER_WORDS - 1)] &
+		  (1ull << (i & 63)));
+}
+
 /*
  * Walk state.  Pointers are kernel addresses read with probe reads, as
  * the verifier does not track BTF pointers through the loop context.

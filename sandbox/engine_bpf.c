@@ -285,6 +285,14 @@ static int rule_error(int fd, int err, const char *what)
 	return error_errno(err, "%s: %s", fd_name(fd, buf, sizeof(buf)), what);
 }
 
+/* @index: struct corral_register's file_filter_index, 0 for a directory. */
+static void file_filter_set(uint64_t *filter, uint32_t index)
+{
+	if (!index--)
+		return;
+	filter[(index >> 6) % CORRAL_FILE_FILTER_WORDS] |= 1ull << (index & 63);
+}
+
 /* One registration round trip; 0 with @reg read back, or -errno. */
 static int register_rule(struct bpf_engine *e, int fd,
 			 struct corral_register *reg)
@@ -308,7 +316,7 @@ static int register_rule(struct bpf_engine *e, int fd,
 		e->file_rules = true;
 	if (reg->status == CORRAL_REGISTER_DONE) {
 		e->rule_inos |= reg->ino_bit;
-		e->file_inos |= reg->file_ino_bit;
+		file_filter_set(e->file_filter, reg->file_filter_index);
 	}
 	return 0;
 }
@@ -421,10 +429,11 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			 (e->audit ? CORRAL_TASK_AUDIT : 0) |
 			 (e->watched ? CORRAL_TASK_WATCHED : 0),
 		.rule_inos = e->rule_inos,
-		.file_inos = e->file_inos,
 	};
 	_cleanup_close_ int child = -1;
 	int target = e->pidfd;
+
+	memcpy(task.file_filter, e->file_filter, sizeof(task.file_filter));
 
 	if (pid != e->pid) {
 		target = child = (int)syscall(SYS_pidfd_open, pid, 0);

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "corral_abi.h"
+
 #define CORRAL_PIN_DIR  "/sys/fs/bpf/corral"
 #define CORRAL_LSM_LIST "/sys/kernel/security/lsm"
 
@@ -50,7 +52,8 @@ struct bpf_engine {
 	bool file_rules;   /* some rule names a non-directory */
 	bool deny_rules;   /* some rule denies (CORRAL_TASK_DENY) */
 	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
-	uint64_t file_inos; /* corral_file_ino_bit() of every file rule's */
+	/* corral_file_filter_index() of every file rule's inode */
+	uint64_t file_filter[CORRAL_FILE_FILTER_WORDS];
 	bool audit;        /* record what would be denied, deny nothing */
 	bool watched;      /* a watcher reads its denials (--log) */
 	bool reclaimed;    /* reclaim_dead() already ran for this launch */
