@@ -152,19 +152,4 @@ static __always_inline int fown_ioctl_allowed(struct file *file,
 	}
 }
 
-SEC("lsm/file_fcntl")
-int BPF_PROG(corral_file_fcntl, struct file *file, unsigned int cmd,
-	     unsigned long arg, int ret)
-{
-	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
-
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
-	if (!t || fown_fcntl_allowed(file, cmd, arg))
-		return 0;
-	return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
-}
-
 #endif /* CORRAL_FOWN_H */

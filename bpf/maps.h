@@ -22,9 +22,10 @@
  *       (see below): a sandbox past either share is refused its own
  *       open.
  *   unix_owner                  socket storage: part of each socket.
- *   marks                       inode storage, CORRAL_MARK_SLOTS slots a
- *       directory.  A sandbox can take the slots of a directory others
- *       use too: they then miss and walk (slower, never wrong).
+ *   marks                       65,536, global, CORRAL_MARK_SLOTS slots a
+ *       directory; a domain claims at most a quarter (mark_charge).
+ *       A sandbox can take the slots of a directory others use too:
+ *       they then miss and walk (slower, never wrong).
  *   events                      1 MiB ring shared by the watched
  *       domains (--log, learn; the others emit nothing): a watched
  *       sandbox that floods denials makes the other watched domains'
@@ -42,8 +43,23 @@
 
 #include "corral_abi.h"
 
+/*
+ * The programs are built as one object per concern (fs, task, topology,
+ * ipc, net), which `bpftool gen object` links into one: its linker makes
+ * one map of each name for all of them.  task.bpf.c defines
+ * CORRAL_MAPS_HERE and so holds the definitions; the others see extern
+ * declarations of the same types.
+ */
+#ifdef CORRAL_MAPS_HERE
+#define CORRAL_MAP
+#define CORRAL_RODATA(type, name, value) const volatile type name = value
+#else
+#define CORRAL_MAP extern
+#define CORRAL_RODATA(type, name, value) extern const volatile type name
+#endif
+
 /* task -> struct corral_task; present only on sandboxed tasks. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
@@ -51,7 +67,7 @@ struct {
 } task_domain SEC(".maps");
 
 /* task -> struct corral_register; the launcher's rule registration slot. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
@@ -59,7 +75,7 @@ struct {
 } task_register SEC(".maps");
 
 /* {domain, dev, ino, generation} -> rights granted beneath that inode. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, CORRAL_MAX_RULES);
@@ -68,7 +84,7 @@ struct {
 } rules SEC(".maps");
 
 /* The rules of each domain, for domain_died(): see corral_abi.h. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, CORRAL_MAX_RULES);
@@ -76,7 +92,7 @@ struct {
 	__type(value, struct corral_rule_key);
 } domain_rules SEC(".maps");
 
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CORRAL_MAX_DOMAINS);
 	__type(key, __u64);
@@ -84,7 +100,7 @@ struct {
 } domain_nrules SEC(".maps");
 
 /* domain id -> struct corral_domain (task count, owner). */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CORRAL_MAX_DOMAINS);
 	__type(key, __u64);
@@ -131,7 +147,7 @@ struct open_denied_files {
 	__u64 slot[CORRAL_DENIED_FILES];    /* struct inode * | DENIED_* */
 };
 
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, CORRAL_MAX_DENIED_CREDS);
@@ -143,7 +159,7 @@ struct {
  * entry per user who ever made one: a machine would need 4,096 users
  * running sandboxes to fill it, and a user it has no room for is refused
  * like one over its share. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CORRAL_MAX_DOMAINS);
 	__type(key, __u32);
@@ -155,7 +171,7 @@ struct {
  * by corral's tests only (CORRAL_TEST_DENIED_CREDS_PER_UID in `corral
  * setup`'s environment), so that a guest suite can spend it.
  */
-const volatile __s64 denied_creds_per_uid = CORRAL_DENIED_CREDS_PER_UID;
+CORRAL_RODATA(__s64, denied_creds_per_uid, CORRAL_DENIED_CREDS_PER_UID);
 
 /*
  * Unix sockets made inside a domain remember it, so that abstract sockets
@@ -164,7 +180,7 @@ const volatile __s64 denied_creds_per_uid = CORRAL_DENIED_CREDS_PER_UID;
  * nothing shared for one sandbox to fill (a global map of 16,384 did let
  * one sandbox refuse every other its unix sockets).
  */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
@@ -176,7 +192,7 @@ struct {
  * whose tasks carry CORRAL_TASK_NET.  Written by the launcher, deleted
  * when the domain's last task goes (task_free).
  */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, CORRAL_MAX_DOMAINS);
@@ -185,7 +201,7 @@ struct {
 } net_policy SEC(".maps");
 
 /* [0] -> struct corral_info, written by `corral setup` after load. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
@@ -234,7 +250,7 @@ struct mark {
 };
 
 /* struct mark_key -> struct mark, on directories under allowed subtrees. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, CORRAL_MAX_MARKS);
@@ -251,7 +267,7 @@ struct mark_bytes {
 	__u8 zero[sizeof(struct mark)];
 };
 
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
@@ -264,7 +280,7 @@ struct mark_sweep {
 	__u64 swept_ns;   /* of the last sweep */
 };
 
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
@@ -272,7 +288,7 @@ struct {
 } mark_swept SEC(".maps");
 
 /* domain id -> marks entries it claimed that still exist (<= the cap). */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CORRAL_MAX_DOMAINS);
 	__type(key, __u64);
@@ -285,7 +301,7 @@ struct {
  * unmounts, pivot_root, a mount freed).  A mark of another generation is
  * a miss.
  */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
@@ -293,13 +309,13 @@ struct {
 } topology SEC(".maps");
 
 /* Denials, for `corral --log` and `corral learn` (struct corral_event). */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, CORRAL_EVENTS_BYTES);
 } events SEC(".maps");
 
 /* [0] -> events the ring buffer had no room for. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
@@ -307,7 +323,7 @@ struct {
 } events_lost SEC(".maps");
 
 /* Per-CPU scratch where an event is built before it is copied out. */
-struct {
+CORRAL_MAP struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
@@ -336,7 +352,7 @@ struct {
  * guest suites check it on each kernel rather than in the rare race it is
  * for.  Read-only data: with 0 the verifier drops the branch.
  */
-const volatile __u32 test_task_storage_walk = 0;
+CORRAL_RODATA(__u32, test_task_storage_walk, 0);
 
 /*
  * Copies @task's element of the task-storage map @map (@size bytes) into

@@ -72,7 +72,7 @@ static __always_inline void topology_bump(void)
  * mark, as on a filesystem that reuses inode numbers; the marks suite's
  * recycled-inode test then tests them on tmpfs, which never reuses one.
  */
-const volatile __u32 test_mark_address_only = 0;
+CORRAL_RODATA(__u32, test_mark_address_only, 0);
 
 /* @inode is a BTF pointer: plain loads, no helper calls. */
 static __always_inline void mark_key_of(struct mark_key *key,
@@ -268,86 +268,9 @@ struct mark_req {
  * function (see mark_forget()): it takes memory of plain numbers, so the
  * caller rereads the dentry (mark_remember()).  Returns 1 if the entry
  * was claimed or a slot written, else 0.
+ * Defined once, in topology.bpf.c; every object calls that one.
  */
-__noinline int mark_store(struct mark_req *req)
-{
-	__u64 *now = topology_generation();
-	__u64 seen[CORRAL_MARK_SLOTS] = {};
-	struct mark_key key;    /* 6.1: a map key must be on the stack */
-	struct mark *m;
-	__u64 domain, mnt, gen;
-	__u32 dead, *n, access;
-	int same = -1, reusable = -1, pick, claimed = 0, stored = 0;
-
-	if (!now || !req)
-		return 0;
-	key.inode = req->key.inode;
-	key.ino = req->key.ino;
-	key.dev = req->key.dev;
-	key.generation = req->key.generation;
-	domain = req->domain;
-	mnt = req->mnt;
-	gen = req->generation;
-	access = req->access;
-	m = mark_entry(&key, domain);
-	if (!m)
-		return 0;
-	dead = dead_slots(m, seen);
-	bpf_spin_lock(&m->lock);
-	if (!m->id.inode) {
-		/* a new entry (or a recycled one): claim it, clean */
-#pragma unroll
-		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
-			m->slot[i].domain = 0;
-			m->slot[i].mnt = 0;
-			m->slot[i].generation = 0;
-			m->slot[i].access = 0;
-		}
-		m->id.inode = key.inode;
-		m->id.ino = key.ino;
-		m->id.dev = key.dev;
-		m->id.generation = key.generation;
-		m->owner = domain;
-		claimed = 1;
-	}
-	if (same_key(&m->id, &key)) {
-#pragma unroll
-		for (int i = 0; i < CORRAL_MARK_SLOTS; i++) {
-			struct mark_slot *s = &m->slot[i];
-
-			if (s->domain == domain && s->mnt == mnt)
-				same = i;
-			else if (!s->domain || s->generation != *now ||
-				 ((dead & (1u << i)) && s->domain == seen[i]))
-				reusable = i;
-		}
-		pick = same >= 0 ? same : reusable;
-		if (pick >= 0 && pick < CORRAL_MARK_SLOTS && *now == gen) {
-			m->slot[pick].domain = domain;
-			m->slot[pick].mnt = mnt;
-			m->slot[pick].generation = gen;
-			m->slot[pick].access = access;
-			stored = 1;
-		}
-	}
-	bpf_spin_unlock(&m->lock);
-	if (claimed) {
-		n = bpf_map_lookup_elem(&mark_charge, &domain);
-		if (!n) {
-			__u32 one = 1;
-
-			bpf_map_update_elem(&mark_charge, &domain, &one,
-					    BPF_NOEXIST);
-		} else {
-			__sync_fetch_and_add(n, 1);
-		}
-	}
-	if (!stored && !claimed)
-		return 0;
-	/* orders the store before the caller's recheck (2. above) */
-	__sync_fetch_and_add(&m->stores, 1);
-	return 1;
-}
+int mark_store(struct mark_req *req);
 
 /*
  * mark_store() on directory @dir, whose inode @req->key names; then 2.

@@ -1,6 +1,6 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * net.h - network rules ([network] in a profile): which TCP and UDP
+ * net.bpf.c - network rules ([network] in a profile): which TCP and UDP
  * binds, connects and sends a domain may make, by port and address.
  *
  * Only domains whose tasks carry CORRAL_TASK_NET (net = rules or none)
@@ -39,12 +39,8 @@
  *     (SO_BINDTODEVICE, IPV6_PKTINFO) keep the destination and stay
  *     allowed.
  */
-#ifndef CORRAL_NET_H
-#define CORRAL_NET_H
-
+#include "hooks.h"
 #include <bpf/bpf_endian.h>
-
-#include "events.h"
 
 enum sock_kind {
 	SOCK_NOT_IP = 0,   /* not ours to judge */
@@ -535,5 +531,3 @@ int BPF_PROG(corral_socket_create, int family, int type, int protocol,
 	return report_net(t, NULL, CORRAL_HOOK_SOCKET, family, type, protocol,
 			  -EACCES);
 }
-
-#endif /* CORRAL_NET_H */

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ipc.bpf.c - between tasks and sockets: ptrace and signals only within
+ * the domain (kill(2) here, signals through file ownership in fown.h),
+ * no bpf(2) at all, and unix sockets scoped to the domain that made
+ * them or judged by their path.
+ */
+#include "hooks.h"
+#include "fown.h"
+
+
+/*
+ * Beyond Landlock's filesystem rules: a sandboxed task may ptrace, read
+ * the memory of, or signal only tasks of its own domain, and may not use
+ * bpf(2) at all (corral's own maps are the first thing to protect).
+ */
+static __always_inline int same_domain(struct corral_task *t,
+				       struct task_struct *other)
+{
+	struct corral_task obuf;
+	struct corral_task *o = task_dom_of(other, &obuf);
+
+	return o && o->domain == t->domain;
+}
+
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(corral_ptrace_access_check, struct task_struct *child,
+	     unsigned int mode, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom(&tbuf);
+	if (!t || same_domain(t, child))
+		return 0;
+	return report(t, NULL, NULL, 0, CORRAL_HOOK_PTRACE, -EPERM);
+}
+
+/* PTRACE_TRACEME: the parent becomes the tracer; it must not be outside
+ * looking in from another domain, nor a sandbox reaching out. */
+SEC("lsm/ptrace_traceme")
+int BPF_PROG(corral_ptrace_traceme, struct task_struct *parent, int ret)
+{
+	struct corral_task tbuf, pbuf;  /* see task_dom_of() */
+	struct corral_task *tracer, *t;
+
+	if (ret)
+		return ret;
+	tracer = task_dom_of(parent, &pbuf);
+	if (!tracer)
+		return 0;
+	t = task_dom(&tbuf);
+	return t && t->domain == tracer->domain ? 0 : -EPERM;
+}
+
+SEC("lsm/task_kill")
+int BPF_PROG(corral_task_kill, struct task_struct *p, void *info, int sig,
+	     const struct cred *cred, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom(&tbuf);
+	if (!t || same_domain(t, p))
+		return 0;
+	return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
+}
+
+/* The hook's arguments changed across kernels; only the verdict matters. */
+SEC("lsm/bpf")
+int BPF_PROG(corral_bpf)
+{
+	return deny_in_domain(CORRAL_HOOK_BPF);
+}
+
+/*
+ * Unix sockets made in a domain remember it (abstract-socket scoping), in
+ * the socket's own storage (maps.h: nothing shared to fill).  socketpair
+ * comes here for both ends.  The socket a listener gets from accept is
+ * never connected to, so it needs no owner.
+ */
+SEC("lsm/socket_post_create")
+int BPF_PROG(corral_socket_post_create, struct socket *sock, int family,
+	     int type, int protocol, int kern, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t;
+	struct sock *sk = sock->sk;
+	__u64 *owner;
+
+	if (ret)
+		return ret;
+	t = task_dom(&tbuf);
+	if (!t || family != AF_UNIX || kern)
+		return 0;
+	if (!sk)
+		return -ENOMEM;
+	owner = bpf_sk_storage_get(&unix_owner, sk, 0,
+				   BPF_SK_STORAGE_GET_F_CREATE);
+	if (!owner)
+		return -ENOMEM;         /* cannot scope it: no socket */
+	*owner = t->domain;
+	return 0;
+}
+
+/*
+ * Connecting (or sending) to a unix socket made in the same domain is
+ * allowed.  Otherwise an abstract one is refused (as Landlock ABI 6
+ * scopes them), and a named one needs write on the socket file, which
+ * closes the D-Bus and systemd --user escape through a socket outside
+ * the allowed tree (Landlock ABI 9's RESOLVE_UNIX, which also lets a
+ * domain reach the servers it made itself).
+ */
+static __always_inline int check_unix_peer(struct sock *other)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
+	struct unix_sock *us;
+	struct unix_address *addr;
+	__u64 *owner;
+	char first = 1;
+	int len;
+	long granted;
+
+	if (!t || !other || (t->flags & CORRAL_TASK_UNIX_ANY))
+		return 0;
+	us = bpf_skc_to_unix_sock(other);
+	if (!us)
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_CONNECT, -EPERM);
+	addr = us->addr;
+	if (!addr)
+		return 0;       /* unbound peer: nothing to reach by name */
+	owner = bpf_sk_storage_get(&unix_owner, other, 0, 0);
+	if (owner && *owner == t->domain)
+		return 0;
+	len = BPF_CORE_READ(addr, len);
+	bpf_probe_read_kernel(&first, 1, &addr->name[0].sun_path[0]);
+	if (len > (int)sizeof(unsigned short) && first == 0)
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_CONNECT, -EPERM);
+	if (!us->path.dentry)
+		return 0;
+	granted = object_granted(t, &us->path);
+	if (covers(granted, CORRAL_ACCESS_WRITE))
+		return 0;
+	return report(t, us->path.mnt, us->path.dentry, CORRAL_ACCESS_WRITE,
+		      CORRAL_HOOK_CONNECT, -EACCES);
+}
+
+SEC("lsm/unix_stream_connect")
+int BPF_PROG(corral_unix_stream_connect, struct sock *sock, struct sock *other,
+	     struct sock *newsk, int ret)
+{
+	return ret ? ret : check_unix_peer(other);
+}
+
+SEC("lsm/unix_may_send")
+int BPF_PROG(corral_unix_may_send, struct socket *sock, struct socket *other,
+	     int ret)
+{
+	return ret ? ret : check_unix_peer(other->sk);
+}
+
+/* Signals through file ownership (fown.h): configured only toward the
+ * caller itself. */
+SEC("lsm/file_fcntl")
+int BPF_PROG(corral_file_fcntl, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom(&tbuf);
+	if (!t || fown_fcntl_allowed(file, cmd, arg))
+		return 0;
+	return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * task.bpf.c - the life of a domain: a task inherits its parent's at
+ * fork, the last task gone takes the domain and its rules along, a
+ * launcher that dies before entering gives its slot back, rules are
+ * registered through statfs(2), and credentials: their open_denied
+ * entry goes with them, and io_uring may not run requests under other
+ * ones.
+ *
+ * This object holds the maps and read-only data every other one uses
+ * (CORRAL_MAPS_HERE, maps.h); `bpftool gen object` links them into one.
+ */
+#define CORRAL_MAPS_HERE
+#include "hooks.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+
+/*
+ * Inheritance: every new task (process or thread) of a sandboxed parent
+ * carries the parent's domain.  Failing to store it fails the fork.
+ */
+SEC("lsm/task_alloc")
+int BPF_PROG(corral_task_alloc, struct task_struct *task,
+	     unsigned long clone_flags, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *parent, *child;
+	struct corral_domain *dom;
+
+	if (ret)
+		return ret;
+	parent = task_dom(&tbuf);
+	if (!parent)
+		return 0;
+	dom = bpf_map_lookup_elem(&domains, &parent->domain);
+	if (!dom)
+		return -EPERM;          /* a domain must exist while used */
+	child = bpf_task_storage_get(&task_domain, task, 0,
+				     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!child)
+		return -ENOMEM;
+	child->domain = parent->domain;
+	child->flags = parent->flags;
+	child->rule_inos = parent->rule_inos;
+	__builtin_memcpy(child->file_filter, parent->file_filter,
+			 sizeof(child->file_filter));
+	__sync_fetch_and_add(&dom->tasks, 1);
+	return 0;
+}
+
+static long drop_rule(__u32 i, void *data)
+{
+	struct corral_rule_index idx = { .domain = *(__u64 *)data, .i = i };
+	struct corral_rule_key *key = bpf_map_lookup_elem(&domain_rules, &idx);
+
+	if (key)
+		bpf_map_delete_elem(&rules, key);
+	bpf_map_delete_elem(&domain_rules, &idx);
+	return 0;
+}
+
+/*
+ * The last task of a domain is gone: nothing can use its rules again (a
+ * domain id is never reused: the launcher inserts it with BPF_NOEXIST and
+ * nobody enters a domain without an entry in "domains"), so they go now
+ * rather than at the next launch.
+ * Its mark slots are not looked for here (the marks map is keyed by
+ * inode); they are dead slots, reused or forgotten when met, swept here
+ * once the map was found full, and forgotten with their inode (marks.h).
+ * Its charge goes now: entries it claimed are nobody's to count any more.
+ */
+static __always_inline void domain_died(__u64 domain)
+{
+	__u32 *n = bpf_map_lookup_elem(&domain_nrules, &domain);
+
+	bpf_map_delete_elem(&domains, &domain);
+	if (n)
+		bpf_loop(*n, drop_rule, &domain, 0);
+	bpf_map_delete_elem(&domain_nrules, &domain);
+	bpf_map_delete_elem(&net_policy, &domain);
+	bpf_map_delete_elem(&mark_charge, &domain);
+	mark_sweep_if_full();
+}
+
+/* One task fewer carries @domain; the last one takes the domain along. */
+static __always_inline void domain_put(__u64 domain)
+{
+	struct corral_domain *dom = bpf_map_lookup_elem(&domains, &domain);
+
+	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
+		domain_died(domain);
+}
+
+/*
+ * A launcher that dies before entering the domain it made: its
+ * registration slot names the domain and the launch's nonce, and the
+ * domain's count of 1 stands for it (see struct corral_domain).  A slot
+ * naming a domain of another nonce (a failed insert) touches nothing.
+ */
+static __always_inline void launcher_died(struct task_struct *task)
+{
+	struct corral_register rbuf, *reg;
+	struct corral_domain *dom;
+
+	reg = bpf_task_storage_get(&task_register, task, 0, 0);
+	if (!reg)
+		reg = storage_walk(task, &task_register, &rbuf, sizeof(rbuf));
+	if (!reg || !reg->domain)
+		return;
+	dom = bpf_map_lookup_elem(&domains, &reg->domain);
+	if (dom && dom->nonce == reg->nonce)
+		domain_put(reg->domain);
+}
+
+SEC("lsm/task_free")
+void BPF_PROG(corral_task_free, struct task_struct *task)
+{
+	struct corral_task tbuf, *t;
+
+	if (!task->bpf_storage)
+		return;
+	t = task_dom_of(task, &tbuf);
+	if (t)
+		domain_put(t->domain);
+	else
+		launcher_died(task);
+}
+
+/* Lists a new rule of its domain (domain_rules), for domain_died(). */
+static __always_inline int index_rule(struct corral_rule_key *key)
+{
+	struct corral_rule_index idx = { .domain = key->domain };
+	__u32 zero = 0, *n;
+
+	n = bpf_map_lookup_elem(&domain_nrules, &key->domain);
+	if (!n) {
+		if (bpf_map_update_elem(&domain_nrules, &key->domain, &zero,
+					BPF_NOEXIST))
+			return -1;
+		n = bpf_map_lookup_elem(&domain_nrules, &key->domain);
+		if (!n)
+			return -1;
+	}
+	idx.i = *n;
+	if (bpf_map_update_elem(&domain_rules, &idx, key, BPF_NOEXIST))
+		return -1;
+	*n += 1;        /* single writer: the domain's launcher */
+	return 0;
+}
+
+/*
+ * Rule registration: the launcher fstatfs()es an O_PATH fd with a pending
+ * request in its task_register slot; the key is derived here, from the
+ * inode the kernel will meet again on every walk.  statfs(2), not stat(2):
+ * stat is among the most frequent syscalls of every process on the
+ * machine, and a hook on it (inode_getattr, until ABI 7) cost every
+ * stat a program run; statfs is rare, so nearly nobody pays for this one.
+ */
+SEC("lsm/sb_statfs")
+int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct corral_register *reg;
+	struct corral_rule_key key = {};
+	struct corral_rule rule = {}, *old;
+	struct inode *inode;
+
+	/* every statfs(2) of every process: as cheap as task_dom() */
+	if (ret || !task->bpf_storage)
+		return ret;
+	reg = bpf_task_storage_get(&task_register, task, 0, 0);
+	if (!reg || reg->status != CORRAL_REGISTER_PENDING)
+		return 0;
+	inode = dentry->d_inode;
+	if (!inode) {
+		reg->status = -ENOENT;
+		return 0;
+	}
+	rule_key(&key, reg->domain, inode);
+	reg->ino_bit = corral_ino_bit(key.ino);
+	reg->file_filter_index = S_ISDIR(inode->i_mode) ? 0 :
+				 corral_file_filter_index(key.ino) + 1;
+	old = bpf_map_lookup_elem(&rules, &key);
+	if (old) {
+		old->access |= reg->access;  /* single writer: the launcher */
+		old->deny |= reg->deny;
+		reg->status = CORRAL_REGISTER_DONE;
+		return 0;
+	}
+	rule.access = reg->access;
+	rule.deny = reg->deny;
+	/* Only the launcher writes its own domain's rules: no insert race. */
+	if (index_rule(&key) ||
+	    bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))
+		reg->status = -ENOSPC;  /* map full: the launcher fails closed */
+	else
+		reg->status = CORRAL_REGISTER_DONE;
+	return 0;
+}
+
+/*
+ * The files these credentials opened are all gone: so is their entry, and
+ * its charge goes back to its user, and to its domain if that still
+ * lives.
+ */
+SEC("lsm/cred_free")
+void BPF_PROG(corral_cred_free, struct cred *cred)
+{
+	__u64 key = (__u64)cred;
+	struct open_denied_files *d = bpf_map_lookup_elem(&open_denied, &key);
+	struct corral_domain *dom;
+	__u32 uid = BPF_CORE_READ(cred, uid.val);
+	__u64 domain;
+	__s64 *by_uid;
+
+	if (!d)
+		return;
+	domain = d->domain;
+	if (bpf_map_delete_elem(&open_denied, &key))
+		return;
+	dom = bpf_map_lookup_elem(&domains, &domain);
+	if (dom)
+		__sync_fetch_and_add(&dom->denied_creds, -1);
+	by_uid = bpf_map_lookup_elem(&denied_creds_by_uid, &uid);
+	if (by_uid)
+		__sync_fetch_and_add(by_uid, -1);
+}
+
+/* An io_uring personality would run requests with other credentials. */
+SEC("lsm/uring_override_creds")
+int BPF_PROG(corral_uring_override_creds, const struct cred *new, int ret)
+{
+	return ret ? ret : deny_in_domain(CORRAL_HOOK_OPEN);
+}
