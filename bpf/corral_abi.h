@@ -2,7 +2,7 @@
 /*
  * corral_abi.h - the one contract between corral's BPF programs and the
  * launcher: access bits, map keys and map values.  Included by
- * bpf/corral.bpf.c and by sandbox/ code; nothing shared across that
+ * the bpf/*.bpf.c programs and by sandbox/ code; nothing shared across that
  * boundary is defined anywhere else.
  *
  * Bump CORRAL_ABI_VERSION whenever a layout below changes: `corral setup`

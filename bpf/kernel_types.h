@@ -128,7 +128,7 @@ struct sock {
 	__u16 sk_protocol;
 };
 
-/* What can send a packet somewhere before its destination (net.h). */
+/* What can send a packet somewhere before its destination (net.bpf.c). */
 struct ip_options {
 	unsigned char srr;      /* offset of a source route option, or 0 */
 };

@@ -215,7 +215,7 @@ CORRAL_MAP struct {
  * slot caches, for one domain reaching the directory through one mount,
  * the unions of allows and of denies from the directory up to the root
  * (a rule word: corral_rule_word()), valid
- * while the topology generation is unchanged (see corral.bpf.c).  Why a
+ * while the topology generation is unchanged (see bpf/README.md).  Why a
  * freed and reallocated inode never meets an old mark: marks.h.
  */
 #define CORRAL_MARK_SLOTS 4

@@ -2,7 +2,7 @@
 /*
  * marks.h - the fast path of a decision: one hash lookup keyed by the
  * directory of the dentry used.  The scheme and the rename and mount
- * races it closes are explained at the top of corral.bpf.c; this file
+ * races it closes are explained in bpf/README.md; this file
  * explains why a mark belongs to one inode for good.
  *
  * Why not inode storage: from 6.18 the verifier accepts an inode as a
@@ -330,7 +330,7 @@ static __always_inline int grants(long granted)
  * build's output tree) costs one mark lookup and one filtered rule lookup
  * instead of a walk to the root, and a walk marks two directories.  The
  * parent's mark is checked against the same generation @gen, read before
- * either lookup, so the race argument at the top of corral.bpf.c holds
+ * either lookup, so the race argument of bpf/README.md holds
  * unchanged.  A mount root (the walk crosses to the mount point there,
  * not to d_parent) and a detached root walk as before.
  */
@@ -386,7 +386,7 @@ static __always_inline long dir_granted(const struct corral_task *t,
 
 	if (!genp)
 		return -EACCES;
-	gen = *genp;            /* before any lookup: see corral.bpf.c */
+	gen = *genp;            /* before any lookup: see bpf/README.md */
 	if (!dir_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
 	mark_key_of(&req.key, dir_inode);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * explain_net.c - `corral explain --op connect-tcp ADDR:PORT`: the
- * network rules judged as bpf/net.h judges them (net_rule_step): the
+ * network rules judged as bpf/net.bpf.c judges them (net_rule_step): the
  * op, the port within the range, and, for a rule with an address, the
  * same family and the prefix; an IPv4-mapped address is its IPv4
  * address (netrule_parse() unmaps it as the hook does).

@@ -265,7 +265,7 @@ setup_share "" || not_ok "setup again with the default shares"
 # ---- 2. UDP -----------------------------------------------------------------
 #
 # Under --connect-udp 127.0.0.1:53 alone, a send from an unbound socket
-# binds an ephemeral port, judged as bind-udp 0 (bpf/net.h judge_autobind),
+# binds an ephemeral port, judged as bind-udp 0 (bpf/net.bpf.c judge_autobind),
 # which is not granted: every route of a send with an address is EACCES.
 
 L=127.0.0.1

@@ -110,7 +110,7 @@ expect_net corral "control inside: the allowed connect and send still work" \
 # ancillary data, the only type the kernel takes there) via ::1, an IPv4
 # loose source route (IP_OPTIONS, IP_RETOPTS) via 127.0.0.1.  corral
 # judges the destination only, so under address rules any route is
-# EACCES (bpf/net.h).
+# EACCES (bpf/net.bpf.c).
 #
 # IPv6 needs no privilege.  IPv4 does: without capabilities (as in any
 # sandbox) the kernel refuses IPv4 source routes with EPERM, so there the
