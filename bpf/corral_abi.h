@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * corral_abi.h - the one contract between corral's BPF programs and the
- * launcher: access bits, map keys and map values.  Included by
- * the bpf/*.bpf.c programs and by sandbox/ code; nothing shared across that
- * boundary is defined anywhere else.
+ * launcher: access bits, map keys and map values.  Included by the BPF
+ * programs (bpf/, one .bpf.c per concern) and by sandbox/ code; nothing
+ * shared across that boundary is defined anywhere else.
  *
  * Bump CORRAL_ABI_VERSION whenever a layout below changes: `corral setup`
  * pins it and the launcher refuses a pinned program set of another version.

@@ -215,6 +215,21 @@ static __always_inline int file_denied(struct file *file, __u32 rights)
 }
 
 /*
+ * A use of @file (reported at @mnt, @dentry; NULL for none) that needs
+ * @right, which its open was denied (open_withheld()): -EACCES, else 0.
+ */
+static __always_inline int withheld_use(struct corral_task *t,
+					struct file *file,
+					struct vfsmount *mnt,
+					struct dentry *dentry, __u32 right,
+					__u32 hook)
+{
+	if (!file_denied(file, right))
+		return 0;
+	return report(t, mnt, dentry, right, hook, -EACCES);
+}
+
+/*
  * What an open inside a domain does not get, decided now, as Landlock
  * does: ioctl on a device, truncate on a regular file opened for
  * writing (ftruncate and O_TRUNC are judged from this record).
@@ -318,10 +333,10 @@ static __always_inline int check_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	if (!fown_ioctl_allowed(file, cmd, arg))
 		return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
-	if (ioctl_always_allowed(cmd) || !file_denied(file, CORRAL_ACCESS_IOCTL))
+	if (ioctl_always_allowed(cmd))
 		return 0;
-	return report(t, file->f_path.mnt, file->f_path.dentry,
-		      CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL, -EACCES);
+	return withheld_use(t, file, file->f_path.mnt, file->f_path.dentry,
+			    CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL);
 }
 
 SEC("lsm/file_ioctl")
@@ -352,18 +367,12 @@ int BPF_PROG(corral_uring_cmd, struct io_uring_cmd *ioucmd, int ret)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t;
-	struct file *file;
 
 	if (ret)
 		return ret;
 	t = task_dom(&tbuf);
-	if (!t)
-		return 0;
-	file = BPF_CORE_READ(ioucmd, file);
-	if (!file_denied(file, CORRAL_ACCESS_IOCTL))
-		return 0;
-	return report(t, NULL, NULL, CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL,
-		      -EACCES);
+	return t ? withheld_use(t, BPF_CORE_READ(ioucmd, file), NULL, NULL,
+				CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL) : 0;
 }
 
 /*
@@ -420,10 +429,8 @@ int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 	if (!file)
 		return check_path(t, path, CORRAL_ACCESS_TRUNCATE,
 				  CORRAL_HOOK_TRUNCATE);
-	if (!file_denied(file, CORRAL_ACCESS_TRUNCATE))
-		return 0;
-	return report(t, path->mnt, path->dentry, CORRAL_ACCESS_TRUNCATE,
-		      CORRAL_HOOK_TRUNCATE, -EACCES);
+	return withheld_use(t, file, path->mnt, path->dentry,
+			    CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE);
 }
 
 /*
@@ -440,10 +447,10 @@ int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 	if (ret)
 		return ret;
 	t = task_dom(&tbuf);
-	if (!t || !file_denied(file, CORRAL_ACCESS_TRUNCATE))
+	if (!t)
 		return 0;
-	return report(t, file->f_path.mnt, file->f_path.dentry,
-		      CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE, -EACCES);
+	return withheld_use(t, file, file->f_path.mnt, file->f_path.dentry,
+			    CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE);
 }
 
 /* Creating or removing @dentry in @dir. */

@@ -23,19 +23,24 @@ static __always_inline int same_domain(struct corral_task *t,
 	return o && o->domain == t->domain;
 }
 
+/* EPERM, reported as @hook, if the current task is sandboxed and @other
+ * is not of its domain. */
+static __always_inline int own_domain_only(struct task_struct *other,
+					   __u32 hook)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
+
+	if (!t || same_domain(t, other))
+		return 0;
+	return report(t, NULL, NULL, 0, hook, -EPERM);
+}
+
 SEC("lsm/ptrace_access_check")
 int BPF_PROG(corral_ptrace_access_check, struct task_struct *child,
 	     unsigned int mode, int ret)
 {
-	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
-
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
-	if (!t || same_domain(t, child))
-		return 0;
-	return report(t, NULL, NULL, 0, CORRAL_HOOK_PTRACE, -EPERM);
+	return ret ? ret : own_domain_only(child, CORRAL_HOOK_PTRACE);
 }
 
 /* PTRACE_TRACEME: the parent becomes the tracer; it must not be outside
@@ -59,15 +64,7 @@ SEC("lsm/task_kill")
 int BPF_PROG(corral_task_kill, struct task_struct *p, void *info, int sig,
 	     const struct cred *cred, int ret)
 {
-	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
-
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
-	if (!t || same_domain(t, p))
-		return 0;
-	return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
+	return ret ? ret : own_domain_only(p, CORRAL_HOOK_SIGNAL);
 }
 
 /* The hook's arguments changed across kernels; only the verdict matters. */

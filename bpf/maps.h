@@ -58,54 +58,57 @@
 #define CORRAL_RODATA(type, name, value) extern const volatile type name
 #endif
 
+/* The shapes of corral's maps, each spelled once (libbpf's BTF-defined
+ * maps); a map's comment says what it holds. */
+#define HASH_MAP(key_type, value_type, entries, flags) struct {		\
+	__uint(type, BPF_MAP_TYPE_HASH);				\
+	__uint(map_flags, flags);					\
+	__uint(max_entries, entries);					\
+	__type(key, key_type);						\
+	__type(value, value_type);					\
+}
+#define ONE_ELEMENT_OF(map_type, value_type) struct {			\
+	__uint(type, map_type);						\
+	__uint(max_entries, 1);						\
+	__type(key, __u32);						\
+	__type(value, value_type);					\
+}
+#define ONE_ELEMENT(value_type) \
+	ONE_ELEMENT_OF(BPF_MAP_TYPE_ARRAY, value_type)
+#define ONE_PERCPU_ELEMENT(value_type) \
+	ONE_ELEMENT_OF(BPF_MAP_TYPE_PERCPU_ARRAY, value_type)
+/* task or socket storage: part of each object, no global bound */
+#define LOCAL_STORAGE(map_type, value_type) struct {			\
+	__uint(type, map_type);						\
+	__uint(map_flags, BPF_F_NO_PREALLOC);				\
+	__type(key, int);						\
+	__type(value, value_type);					\
+}
+
 /* task -> struct corral_task; present only on sandboxed tasks. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct corral_task);
-} task_domain SEC(".maps");
+CORRAL_MAP LOCAL_STORAGE(BPF_MAP_TYPE_TASK_STORAGE,
+			 struct corral_task) task_domain SEC(".maps");
 
 /* task -> struct corral_register; the launcher's rule registration slot. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct corral_register);
-} task_register SEC(".maps");
+CORRAL_MAP LOCAL_STORAGE(BPF_MAP_TYPE_TASK_STORAGE,
+			 struct corral_register) task_register SEC(".maps");
 
 /* {domain, dev, ino, generation} -> rights granted beneath that inode. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CORRAL_MAX_RULES);
-	__type(key, struct corral_rule_key);
-	__type(value, struct corral_rule);
-} rules SEC(".maps");
+CORRAL_MAP HASH_MAP(struct corral_rule_key, struct corral_rule,
+		    CORRAL_MAX_RULES, BPF_F_NO_PREALLOC) rules SEC(".maps");
 
 /* The rules of each domain, for domain_died(): see corral_abi.h. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CORRAL_MAX_RULES);
-	__type(key, struct corral_rule_index);
-	__type(value, struct corral_rule_key);
-} domain_rules SEC(".maps");
+CORRAL_MAP HASH_MAP(struct corral_rule_index, struct corral_rule_key,
+		    CORRAL_MAX_RULES, BPF_F_NO_PREALLOC)
+	domain_rules SEC(".maps");
 
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CORRAL_MAX_DOMAINS);
-	__type(key, __u64);
-	__type(value, __u32);
-} domain_nrules SEC(".maps");
+/* domain id -> how many rules domain_rules lists for it. */
+CORRAL_MAP HASH_MAP(__u64, __u32,
+		    CORRAL_MAX_DOMAINS, 0) domain_nrules SEC(".maps");
 
 /* domain id -> struct corral_domain (task count, owner). */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CORRAL_MAX_DOMAINS);
-	__type(key, __u64);
-	__type(value, struct corral_domain);
-} domains SEC(".maps");
+CORRAL_MAP HASH_MAP(__u64, struct corral_domain,
+		    CORRAL_MAX_DOMAINS, 0) domains SEC(".maps");
 
 /*
  * Rights a file opened inside a domain did not get at open.  Landlock
@@ -147,24 +150,17 @@ struct open_denied_files {
 	__u64 slot[CORRAL_DENIED_FILES];    /* struct inode * | DENIED_* */
 };
 
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CORRAL_MAX_DENIED_CREDS);
-	__type(key, __u64);     /* struct cred * */
-	__type(value, struct open_denied_files);
-} open_denied SEC(".maps");
+/* the opener's credentials (struct cred *) -> what their opens withheld */
+CORRAL_MAP HASH_MAP(__u64, struct open_denied_files,
+		    CORRAL_MAX_DENIED_CREDS, BPF_F_NO_PREALLOC)
+	open_denied SEC(".maps");
 
 /* real uid -> open_denied entries charged to that user's domains.  One
  * entry per user who ever made one: a machine would need 4,096 users
  * running sandboxes to fill it, and a user it has no room for is refused
  * like one over its share. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CORRAL_MAX_DOMAINS);
-	__type(key, __u32);
-	__type(value, __s64);
-} denied_creds_by_uid SEC(".maps");
+CORRAL_MAP HASH_MAP(__u32, __s64,
+		    CORRAL_MAX_DOMAINS, 0) denied_creds_by_uid SEC(".maps");
 
 /*
  * The share of each user, CORRAL_DENIED_CREDS_PER_UID; set lower at load
@@ -178,35 +174,22 @@ CORRAL_RODATA(__s64, denied_creds_per_uid, CORRAL_DENIED_CREDS_PER_UID);
  * are reachable only from the same domain.  Socket storage, not a table
  * keyed by address: it is part of the socket, goes with it, and there is
  * nothing shared for one sandbox to fill (a global map of 16,384 did let
- * one sandbox refuse every other its unix sockets).
+ * one sandbox refuse every other its unix sockets).  Value: the domain id.
  */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, __u64);   /* domain id */
-} unix_owner SEC(".maps");
+CORRAL_MAP LOCAL_STORAGE(BPF_MAP_TYPE_SK_STORAGE,
+			 __u64) unix_owner SEC(".maps");
 
 /*
  * domain id -> struct corral_net_policy: the network rules of a domain
  * whose tasks carry CORRAL_TASK_NET.  Written by the launcher, deleted
  * when the domain's last task goes (task_free).
  */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CORRAL_MAX_DOMAINS);
-	__type(key, __u64);
-	__type(value, struct corral_net_policy);
-} net_policy SEC(".maps");
+CORRAL_MAP HASH_MAP(__u64, struct corral_net_policy,
+		    CORRAL_MAX_DOMAINS, BPF_F_NO_PREALLOC)
+	net_policy SEC(".maps");
 
 /* [0] -> struct corral_info, written by `corral setup` after load. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct corral_info);
-} info SEC(".maps");
+CORRAL_MAP ONE_ELEMENT(struct corral_info) info SEC(".maps");
 
 /*
  * The interest mask (marks.h): a hash map keyed by the directory's inode,
@@ -250,13 +233,8 @@ struct mark {
 };
 
 /* struct mark_key -> struct mark, on directories under allowed subtrees. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, CORRAL_MAX_MARKS);
-	__type(key, struct mark_key);
-	__type(value, struct mark);
-} marks SEC(".maps");
+CORRAL_MAP HASH_MAP(struct mark_key, struct mark,
+		    CORRAL_MAX_MARKS, BPF_F_NO_PREALLOC) marks SEC(".maps");
 
 /*
  * Zeros, never written: what a new entry is inserted from (not a struct
@@ -267,12 +245,7 @@ struct mark_bytes {
 	__u8 zero[sizeof(struct mark)];
 };
 
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct mark_bytes);
-} mark_zero SEC(".maps");
+CORRAL_MAP ONE_ELEMENT(struct mark_bytes) mark_zero SEC(".maps");
 
 /* [0] -> when the marks map was last found full, and last swept. */
 struct mark_sweep {
@@ -280,20 +253,11 @@ struct mark_sweep {
 	__u64 swept_ns;   /* of the last sweep */
 };
 
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct mark_sweep);
-} mark_swept SEC(".maps");
+CORRAL_MAP ONE_ELEMENT(struct mark_sweep) mark_swept SEC(".maps");
 
 /* domain id -> marks entries it claimed that still exist (<= the cap). */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CORRAL_MAX_DOMAINS);
-	__type(key, __u64);
-	__type(value, __u32);
-} mark_charge SEC(".maps");
+CORRAL_MAP HASH_MAP(__u64, __u32,
+		    CORRAL_MAX_DOMAINS, 0) mark_charge SEC(".maps");
 
 /*
  * [0] -> the topology generation: bumped after every change that can move
@@ -301,12 +265,7 @@ CORRAL_MAP struct {
  * unmounts, pivot_root, a mount freed).  A mark of another generation is
  * a miss.
  */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} topology SEC(".maps");
+CORRAL_MAP ONE_ELEMENT(__u64) topology SEC(".maps");
 
 /* Denials, for `corral --log` and `corral learn` (struct corral_event). */
 CORRAL_MAP struct {
@@ -315,20 +274,10 @@ CORRAL_MAP struct {
 } events SEC(".maps");
 
 /* [0] -> events the ring buffer had no room for. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} events_lost SEC(".maps");
+CORRAL_MAP ONE_ELEMENT(__u64) events_lost SEC(".maps");
 
 /* Per-CPU scratch where an event is built before it is copied out. */
-CORRAL_MAP struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct corral_event);
-} event_scratch SEC(".maps");
+CORRAL_MAP ONE_PERCPU_ELEMENT(struct corral_event) event_scratch SEC(".maps");
 
 /*
  * Copies @task's corral_task into @copy by walking its storage list

@@ -445,9 +445,7 @@ int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
 	struct net_sock s;
 	int r;
 
-	if (ret)
-		return ret;
-	r = net_sock(sock, &s);
+	r = ret ?: net_sock(sock, &s);   /* ret: 0 or -errno */
 	if (r <= 0)
 		return r;
 	if (s.kind != SOCK_TCP)
@@ -472,9 +470,7 @@ int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	void *name;
 	int r;
 
-	if (ret)
-		return ret;
-	r = net_sock(sock, &s);
+	r = ret ?: net_sock(sock, &s);   /* ret: 0 or -errno */
 	if (r <= 0)
 		return r;
 	r = judge_route(&s, sock) ?: judge_cmsgs(&s, msg);
