@@ -8,7 +8,7 @@
 _corral_pkgdatadir=/usr/share/corral
 _corral_sysconfdir=/etc
 
-# Profile names of the search path (as sandbox/profile.c builds it).
+# Profile names of the search path (as sandbox/profile_search.c builds it).
 _corral_profiles()
 {
 	local dir f dirs=()

@@ -6,7 +6,7 @@
 set -g _corral_pkgdatadir /usr/share/corral
 set -g _corral_sysconfdir /etc
 
-# Profile names of the search path (as sandbox/profile.c builds it).
+# Profile names of the search path (as sandbox/profile_search.c builds it).
 function __corral_profiles
     set -l dirs
     if set -q CORRAL_PROFILE_PATH

@@ -72,11 +72,12 @@ struct opened_rule {
  *   require        = bpf|any      refuse to run without the BPF engine
  *   quiet          = yes|no       no warning line when Landlock is used
  *
- * profile.c parses and merges them (a later setting replaces an earlier
- * one) and --print-profile prints them; launch.c hands them to the
- * engines (exec-anonymous and unix-connect to the BPF programs, require
- * to --engine=auto).  POLICY_UNSET means no profile said anything: the
- * default applies (exec-anonymous no, unix-connect scoped, require any).
+ * profile_keys.c parses and merges them (a later setting replaces an
+ * earlier one) and --print-profile prints them; launch.c hands them to
+ * the engines (exec-anonymous and unix-connect to the BPF programs,
+ * require to --engine=auto).  POLICY_UNSET means no profile said
+ * anything: the default applies (exec-anonymous no, unix-connect scoped,
+ * require any).
  */
 /* Each [sandbox] setting: its enum and its key. */
 #define POLICY_SETTINGS(X)				\
