@@ -475,8 +475,8 @@ static void find_real_program(const struct corral_opts *opts,
  * The file execvp(3) would run for @name, looked up here so that the
  * launcher execs it at once: each PATH entry execvp tries in vain costs
  * a failed execve, and the kernel builds the new process image before it
- * opens the file (~70 us each under TCG; `true` in the guest's PATH is
- * three entries in).  Only when the answer is plain: a bare name, PATH
+ * opens the file (measured in tests/bench/RESULTS.md, "Figures quoted by
+ * the design notes").  Only when the answer is plain: a bare name, PATH
  * set, no relative entry before the match.  The launcher falls back to
  * execvpe when the execve fails, so a wrong guess costs time, not
  * behaviour.
