@@ -19,44 +19,14 @@ static void vmessage(const char *fmt, va_list ap, int err)
 	fputc('\n', stderr);
 }
 
-void die(const char *fmt, ...)
+void die_message(int status, int err, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(fmt, ap, 0);
-	va_end(ap);
-	exit(CORRAL_EXIT_FAILURE);
-}
-
-void die_errno(const char *fmt, ...)
-{
-	int err = errno;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vmessage(fmt, ap, err);
 	va_end(ap);
-	exit(CORRAL_EXIT_FAILURE);
-}
-
-void die_with_status(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(fmt, ap, 0);
-	va_end(ap);
 	exit(status);
-}
-
-void warn_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(fmt, ap, 0);
-	va_end(ap);
 }
 
 int error_errno(int err, const char *fmt, ...)

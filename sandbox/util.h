@@ -9,6 +9,7 @@
 #ifndef CORRAL_UTIL_H
 #define CORRAL_UTIL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -24,12 +25,17 @@ enum {
 
 #define PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-noreturn void die(const char *fmt, ...) PRINTF(1, 2);
-noreturn void die_errno(const char *fmt, ...) PRINTF(1, 2);
-noreturn void die_with_status(int status, const char *fmt, ...) PRINTF(2, 3);
-void warn_msg(const char *fmt, ...) PRINTF(1, 2);
-/* Prints "corral: <fmt>: strerror(-err)" and returns err (negative). */
+/* Prints "corral: <fmt>", then ": strerror(err)" if @err is not 0, and
+ * exits with @status.  The die family below names the usual cases. */
+noreturn void die_message(int status, int err, const char *fmt, ...)
+	PRINTF(3, 4);
+#define die(...) die_message(CORRAL_EXIT_FAILURE, 0, __VA_ARGS__)
+#define die_errno(...) die_message(CORRAL_EXIT_FAILURE, errno, __VA_ARGS__)
+#define die_with_status(status, ...) die_message(status, 0, __VA_ARGS__)
+/* Prints "corral: <fmt>: strerror(-err)" and returns err (negative);
+ * with @err 0, no reason and 0. */
 int error_errno(int err, const char *fmt, ...) PRINTF(2, 3);
+#define warn_msg(...) ((void)error_errno(0, __VA_ARGS__))
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
