@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 12
+#define CORRAL_ABI_VERSION 13
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -202,11 +202,38 @@ static inline __u32 corral_file_filter_index(__u64 ino)
 /* The domain has deny rules: a walk goes on to the root even once its
  * allows cover what is asked, as a deny above may take some back. */
 #define CORRAL_TASK_DENY       (1u << 5)
+/* Every rule of the domain on a non-directory is in its tasks' "task_files"
+ * table (struct corral_file_table): a file's own rule is read there, not
+ * looked up in "rules". */
+#define CORRAL_TASK_FILE_TABLE (1u << 7)
 /* A watcher reads the domain's denials (--log).  Only a watched or an
  * audit domain emits events: the ring buffer is read by no one else, so
  * an unwatched sandbox's denials would only cost a name walk each and
  * fill the ring that a watched one needs. */
 #define CORRAL_TASK_WATCHED    (1u << 6)
+
+/*
+ * Task storage "task_files": value struct corral_file_table, on the tasks
+ * of a domain with CORRAL_TASK_FILE_TABLE.  The rules of the domain on
+ * non-directories, as the launcher registered them (struct
+ * corral_register's key), when there are at most CORRAL_FILE_TABLE_SIZE
+ * and all on filesystems whose (dev, ino, generation) names one file:
+ * an open that the filters (rule_inos, file_filter) let through reads
+ * its rule in this table of its own task instead of hashing a key into
+ * "rules", which cost about 2% of an open at depth 1 (bench (b-deny)
+ * clash2, tests/bench/RESULTS.md).  The truth stays in "rules": a task
+ * whose table cannot be read looks there.
+ */
+#define CORRAL_FILE_TABLE_SIZE 32
+
+struct corral_file_table {
+	__u32 count;      /* entries in use, from 0 */
+	__u32 reserved;
+	__u64 ino[CORRAL_FILE_TABLE_SIZE];
+	__u32 dev[CORRAL_FILE_TABLE_SIZE];
+	__u32 generation[CORRAL_FILE_TABLE_SIZE];
+	__u32 word[CORRAL_FILE_TABLE_SIZE];  /* corral_rule_word() */
+};
 
 /*
  * Network rules: hash map "net_policy", key __u64 domain id, value struct
@@ -351,6 +378,7 @@ struct corral_register {
 	__u64 nonce;      /* the domain's, while the launcher has not entered */
 	__u32 deny;       /* rights to deny on the inode (deny rules) */
 	__u32 reserved;   /* 0 */
+	struct corral_rule_key key; /* set with DONE: the rule's key */
 };
 
 /* Read-only data "abi_version" in the object, pinned as map "info". */
@@ -380,7 +408,9 @@ _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 40, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 56, "task layout");
-_Static_assert(sizeof(struct corral_register) == 48, "register layout");
+_Static_assert(sizeof(struct corral_register) == 80, "register layout");
+_Static_assert(sizeof(struct corral_file_table) == 8 + 20 * CORRAL_FILE_TABLE_SIZE,
+	       "file table layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
 _Static_assert(sizeof(struct corral_net_rule) == 40, "net rule layout");

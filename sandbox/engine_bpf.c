@@ -76,7 +76,8 @@ int engine_bpf_open(struct bpf_engine *e)
 	int r;
 
 	*e = (struct bpf_engine){
-		.task_domain = -1, .task_register = -1, .rules = -1,
+		.task_domain = -1, .task_register = -1, .task_files = -1,
+		.rules = -1,
 		.domains = -1, .net_policy = -1, .pidfd = -1,
 	};
 	r = check_abi();
@@ -84,6 +85,8 @@ int engine_bpf_open(struct bpf_engine *e)
 		r = open_pinned("task_domain", &e->task_domain);
 	if (!r)
 		r = open_pinned("task_register", &e->task_register);
+	if (!r)
+		r = open_pinned("task_files", &e->task_files);
 	if (!r)
 		r = open_pinned("domains", &e->domains);
 	if (r < 0)
@@ -293,6 +296,40 @@ static void file_filter_set(uint64_t *filter, uint32_t index)
 	filter[(index >> 6) % CORRAL_FILE_FILTER_WORDS] |= 1ull << (index & 63);
 }
 
+/*
+ * Adds a registered rule on a non-directory to @e's file table, or turns
+ * the table off: full, or on a filesystem where (dev, ino, generation)
+ * does not name one file (the key then holds the inode's address, which
+ * the table does not compare).  Rules on the same inode share an entry.
+ */
+static void file_table_add(struct bpf_engine *e,
+			   const struct corral_register *reg)
+{
+	struct corral_file_table *ft = &e->file_table;
+	const struct corral_rule_key *key = &reg->key;
+	uint32_t i;
+
+	if (key->inode) {
+		e->file_table_off = true;
+		return;
+	}
+	for (i = 0; i < ft->count; i++)
+		if (ft->ino[i] == key->ino && ft->dev[i] == key->dev &&
+		    ft->generation[i] == key->generation)
+			break;
+	if (i == CORRAL_FILE_TABLE_SIZE) {
+		e->file_table_off = true;
+		return;
+	}
+	if (i == ft->count) {
+		ft->ino[i] = key->ino;
+		ft->dev[i] = key->dev;
+		ft->generation[i] = key->generation;
+		ft->count++;
+	}
+	ft->word[i] |= corral_rule_word(reg->access, reg->deny);
+}
+
 /* One registration round trip; 0 with @reg read back, or -errno. */
 static int register_rule(struct bpf_engine *e, int fd,
 			 struct corral_register *reg)
@@ -314,10 +351,12 @@ static int register_rule(struct bpf_engine *e, int fd,
 		return rule_error(fd, -errno, "reading its rule back");
 	if (!S_ISDIR(st.st_mode))
 		e->file_rules = true;
-	if (reg->status == CORRAL_REGISTER_DONE) {
-		e->rule_inos |= reg->ino_bit;
-		file_filter_set(e->file_filter, reg->file_filter_index);
-	}
+	if (reg->status != CORRAL_REGISTER_DONE)
+		return 0;
+	e->rule_inos |= reg->ino_bit;
+	file_filter_set(e->file_filter, reg->file_filter_index);
+	if (!S_ISDIR(st.st_mode))
+		file_table_add(e, reg);
 	return 0;
 }
 
@@ -427,7 +466,9 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			 (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
 			 (e->deny_rules ? CORRAL_TASK_DENY : 0) |
 			 (e->audit ? CORRAL_TASK_AUDIT : 0) |
-			 (e->watched ? CORRAL_TASK_WATCHED : 0),
+			 (e->watched ? CORRAL_TASK_WATCHED : 0) |
+			 (e->file_rules && !e->file_table_off ?
+			  CORRAL_TASK_FILE_TABLE : 0),
 		.rule_inos = e->rule_inos,
 	};
 	_cleanup_close_ int child = -1;
@@ -450,6 +491,15 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			error_errno(errno, "entering the sandbox domain");
 		return -EPERM;
 	}
+	/* After the domain: an entry already there (nesting) is refused
+	 * above, so no sandbox's table is ever replaced.  Without its table
+	 * a task reads "rules", which answers the same. */
+	if ((task.flags & CORRAL_TASK_FILE_TABLE) &&
+	    bpf_map_update_elem(e->task_files, &target, &e->file_table,
+				BPF_NOEXIST) < 0)
+		warn_msg("could not give the sandbox its table of file rules "
+			 "(%s); they are looked up in the rules map instead",
+			 strerror(errno));
 	if (pid != e->pid)
 		bpf_map_delete_elem(e->task_register, &e->pidfd);
 	return 0;
@@ -475,11 +525,13 @@ void engine_bpf_close(struct bpf_engine *e)
 {
 	closep(&e->task_domain);
 	closep(&e->task_register);
+	closep(&e->task_files);
 	closep(&e->rules);
 	closep(&e->domains);
 	closep(&e->net_policy);
 	closep(&e->pidfd);
-	e->task_domain = e->task_register = e->rules = e->domains = -1;
+	e->task_domain = e->task_register = e->task_files = -1;
+	e->rules = e->domains = -1;
 	e->net_policy = -1;
 	e->pidfd = -1;
 }

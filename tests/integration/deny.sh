@@ -23,6 +23,7 @@ O=$W/other
 
 # fixture: a home with secrets, a project and a dir outside it
 reset_tree() {
+	local i
 	rm -rf "$H" "$O"
 	mkdir -p "$H/.ssh/sub" "$H/proj/sub" "$H/vault" "$O"
 	echo key >"$H/.ssh/id_rsa"
@@ -36,6 +37,8 @@ reset_tree() {
 	ln "$H/.netrc" "$H/proj/netrc-link"
 	ln "$H/.netrc" "$O/netrc-link"
 	ln -s ../.ssh/id_rsa "$H/proj/sym"
+	mkdir "$H/proj/many"
+	for ((i = 1; i <= 40; i++)); do echo s >"$H/proj/many/secret$i"; done
 }
 
 # t NAME "RULES" "OPS" RESULT...: probe OPS under corral --engine=bpf RULES
@@ -99,6 +102,23 @@ t "O_PATH is no read; reopening it through /proc/self/fd is judged by the real p
 t "a deny on a tree that no allow reaches changes nothing" \
 	"--ro $H/proj --deny $H/.ssh" \
 	"read $H/proj/f + read $H/.ssh/id_rsa + read $H/notes" OK EACCES EACCES
+
+# File rules are read in each task's table (CORRAL_TASK_FILE_TABLE) while
+# a domain has at most 32 on filesystems that name a file by number, else
+# in the rules map: both must answer the same, in forks and threads too.
+many_denies() {
+	local i
+	for ((i = 1; i <= $1; i++)); do printf ' --deny %s' "$H/proj/many/secret$i"; done
+}
+file_rule_ops="read $H/proj/netrc-link + fork-read $H/proj/netrc-link + thread-read $H/proj/netrc-link + read $H/notes + write $H/notes + fork-read $H/notes + read $H/proj/f + read $H/proj/many/secret1"
+t "file rules read in the task's table: a deny with its links, an allow and a deny on one file, in forks and threads" \
+	"--ro $H/proj --rw $H/notes --deny write:$H/notes --deny $H/.netrc$(many_denies 29)" \
+	"$file_rule_ops + read $H/proj/many/secret29 + read $H/proj/many/secret30" \
+	EACCES EACCES EACCES OK EACCES OK OK EACCES EACCES OK
+t "file rules past the table's 32, read in the rules map: the same answers" \
+	"--ro $H/proj --rw $H/notes --deny write:$H/notes --deny $H/.netrc$(many_denies 40)" \
+	"$file_rule_ops + read $H/proj/many/secret40 + read $H/proj/many/secret30" \
+	EACCES EACCES EACCES OK EACCES OK OK EACCES EACCES EACCES
 
 # -- marks moved from outside: a sandbox holds a warm mark -------------------
 
