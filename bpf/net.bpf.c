@@ -445,7 +445,9 @@ int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
 	struct net_sock s;
 	int r;
 
-	r = ret ?: net_sock(sock, &s);   /* ret: 0 or -errno */
+	if (ret)
+		return ret;
+	r = net_sock(sock, &s);
 	if (r <= 0)
 		return r;
 	if (s.kind != SOCK_TCP)
@@ -470,7 +472,9 @@ int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	void *name;
 	int r;
 
-	r = ret ?: net_sock(sock, &s);   /* ret: 0 or -errno */
+	if (ret)
+		return ret;
+	r = net_sock(sock, &s);
 	if (r <= 0)
 		return r;
 	r = judge_route(&s, sock) ?: judge_cmsgs(&s, msg);
