@@ -63,6 +63,7 @@ classify() {
 
 # check_lengths DIR: one line per excess among DIR's sources, in the form
 # "FILE: N lines, over 800" or "FILE:LINE: NAME() is N lines, over 80"
+# (a BPF program: "BPF_PROG(NAME) is ...")
 check_lengths() {
 	classify "$1" | while read -r k f; do
 		[ -f "$1/$f" ] || continue	# deleted, not yet committed
@@ -77,18 +78,18 @@ check_lengths() {
 			s = $0
 			sub(/[ \t]*\(.*/, "", s)
 			sub(/.*[^A-Za-z0-9_]/, "", s)
-			name = s
-			if (name ~ /^[A-Z0-9_]+$/) {
+			name = s "()"
+			if (s ~ /^[A-Z0-9_]+$/) {
 				a = $0
 				sub(/^[^(]*\([ \t]*/, "", a)
 				sub(/[^A-Za-z0-9_].*/, "", a)
-				name = name "(" a ")"
+				name = s "(" a ")"
 			}
 		}
 		kind == "c" && /^\{[ \t]*$/ { start = FNR }
 		kind == "sh" && /^[A-Za-z_][A-Za-z0-9_]*[ \t]*\(\)[ \t]*(\{[ \t]*(#.*)?)?$/ {
 			name = $0
-			sub(/[ \t]*\(.*/, "", name)
+			sub(/[ \t]*\(.*/, "()", name)
 			if ($0 ~ /\{/)
 				start = FNR
 			else
@@ -99,7 +100,7 @@ check_lengths() {
 		{ pending = 0 }
 		/^\}/ && start {
 			if (FNR - start > max)
-				printf "%s:%d: %s() is %d lines, over %d\n",
+				printf "%s:%d: %s is %d lines, over %d\n",
 					file, start, name, FNR - start, max
 			start = 0
 		}' "$1/$f"
