@@ -17,7 +17,8 @@
 # too); shell is *.sh and any file whose #! line runs a shell
 # (tests/vm/*, tests/bench/run, .ci/run, debian/postinst ...).  What the
 # build generates is not ours to shorten: vmlinux.h, *.skel.h,
-# seccomp_filters.h, config.h and automake's build-aux/ are skipped.
+# seccomp_filters.h, config.h, configure and config.status, automake's
+# build-aux/, a `make dist` tree and debhelper's debian/ trees are skipped.
 set -u
 srcdir=${CORRAL_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 max_file=800
@@ -38,11 +39,12 @@ list_sources() {
 		git -C "$1" ls-files
 	else
 		(cd "$1" && find . \( -name .git -o -name autom4te.cache \
-			-o -name build-aux -o -name .deps \) -prune -o \
-			-type f -print | sed 's|^\./||')
+			-o -name build-aux -o -name .deps -o -name 'corral-[0-9]*' \
+			-o -path ./debian/corral -o -path ./debian/.debhelper \) \
+			-prune -o -type f -print | sed 's|^\./||' | sort)
 	fi | grep -v -e '^build-aux/' -e '\(^\|/\)vmlinux\.h$' \
 		-e '\.skel\.h$' -e '\(^\|/\)seccomp_filters\.h$' \
-		-e '\(^\|/\)config\.h$'
+		-e '\(^\|/\)config\.h$' -e '^configure~\?$' -e '^config\.status$'
 }
 
 # classify DIR: "KIND FILE" for each of DIR's sources to measure, KIND
