@@ -229,7 +229,8 @@ static int set_print_profile(struct corral_opts *opts, const char *name)
 	return 0;
 }
 
-static int parse_option(int opt, struct corral_opts *opts, FILE *out)
+/* --ro, --rx, --rw or --rwx (@opt) PATH */
+static int add_group_rule(struct policy *policy, int opt, const char *path)
 {
 	static const char *const groups[] = { "ro", "rx", "rw", "rwx" };
 	static const char *const origins[] = {
@@ -237,19 +238,23 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 		"--rw on the command line", "--rwx on the command line",
 	};
 
+	if (!path[0]) {
+		warn_msg("--%s: empty path", groups[opt - OPT_RO]);
+		return -EINVAL;
+	}
+	policy_add(policy, path, rights_group(groups[opt - OPT_RO]),
+		   origins[opt - OPT_RO]);
+	return 0;
+}
+
+static int parse_option(int opt, struct corral_opts *opts, FILE *out)
+{
 	switch (opt) {
 	case OPT_RO:
 	case OPT_RX:
 	case OPT_RW:
 	case OPT_RWX:
-		if (!optarg[0]) {
-			warn_msg("--%s: empty path", groups[opt - OPT_RO]);
-			return -EINVAL;
-		}
-		policy_add(&opts->policy, optarg,
-			   rights_group(groups[opt - OPT_RO]),
-			   origins[opt - OPT_RO]);
-		return 0;
+		return add_group_rule(&opts->policy, opt, optarg);
 	case OPT_ALLOW:
 		return add_allow(&opts->policy, optarg);
 	case OPT_DENY:

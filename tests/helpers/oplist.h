@@ -5,10 +5,11 @@
  * "<op> <args>: RESULT" per operation.  netprobe has a driver of its own
  * (see its main) and uses the table, oplist_find and oplist_print only.
  *
- * A header, not a .c file: each helper is built from its one source file
- * into a static binary (Makefile.am, build.sh).  The functions are static
- * inline because a helper uses only some of them, and an unused plain
- * static function would fail the -Werror build.
+ * A header, not a .c file: each helper is built from its own source files
+ * alone (NAME.c, and NAME_*.c where it has more) into a static binary
+ * (tests/local.am, build.sh).  The functions are static inline because a
+ * helper uses only some of them, and an unused plain static function
+ * would fail the -Werror build.
  */
 #ifndef CORRAL_TESTS_OPLIST_H
 #define CORRAL_TESTS_OPLIST_H

@@ -5,7 +5,12 @@
 
 #include <stdio.h>
 
-static int tap_n, tap_failed;
+/*
+ * One pair of counters per program, however many of its files count
+ * results (test-profile is several): weak, so that the linker makes each
+ * file's definition the same object.
+ */
+__attribute__((weak)) int tap_n, tap_failed;
 
 #define TAP_OK(cond, ...) do {						\
 	int ok_ = !!(cond);						\

@@ -135,56 +135,65 @@ static void test_paths_read_back(void)
 	learned_free(&l);
 }
 
+/*
+ * A path learned, the rule it becomes and the warning it must get (what
+ * follows the rule in "corral: learn: RULE WARNING: review it"), NULL
+ * for a path that is not a secret.
+ */
+static const struct secret_case {
+	const char *path, *rule, *warning;
+} secret_cases[] = {
+	{ "/home/u/.ssh/id_rsa", "ro = ${HOME}/.ssh/id_rsa",
+	  "is in ~/.ssh (SSH keys)" },
+	{ "/home/u/.gnupg/private-keys-v1.d/k.key",
+	  "ro = ${HOME}/.gnupg/private-keys-v1.d/k.key",
+	  "is in ~/.gnupg (GnuPG keys)" },
+	{ "/home/u/.aws/credentials", "ro = ${HOME}/.aws/credentials",
+	  "is in ~/.aws (AWS credentials)" },
+	{ "/home/u/.config/gcloud/credentials.db",
+	  "ro = ${HOME}/.config/gcloud/credentials.db",
+	  "is in ~/.config/gcloud (Google Cloud credentials)" },
+	{ "/home/u/.azure/msal_token_cache.json",
+	  "ro = ${HOME}/.azure/msal_token_cache.json",
+	  "is in ~/.azure (Azure credentials)" },
+	{ "/home/u/.kube/config", "ro = ${HOME}/.kube/config",
+	  "is in ~/.kube (Kubernetes credentials)" },
+	{ "/home/u/.netrc", "ro = ${HOME}/.netrc",
+	  "is in ~/.netrc (netrc passwords)" },
+	{ "/home/u/.git-credentials", "ro = ${HOME}/.git-credentials",
+	  "is in ~/.git-credentials (git credentials)" },
+	{ "/home/u/.password-store/bank.gpg",
+	  "ro = ${HOME}/.password-store/bank.gpg",
+	  "is in ~/.password-store (a pass password store)" },
+	{ "/home/u/.local/share/keyrings/login.keyring",
+	  "ro = ${HOME}/.local/share/keyrings/login.keyring",
+	  "is in ~/.local/share/keyrings (GNOME keyrings)" },
+	{ "/home/u/.mozilla/firefox/x.default/cookies.sqlite",
+	  "ro = ${HOME}/.mozilla/firefox/x.default/cookies.sqlite",
+	  "is in ~/.mozilla (Firefox profiles (cookies, saved "
+	  "passwords))" },
+	{ "/home/u/.config/chromium/Default/Cookies",
+	  "ro = ${HOME}/.config/chromium/Default/Cookies",
+	  "is in ~/.config/chromium (Chromium profiles (cookies, "
+	  "saved passwords))" },
+	{ "/home/u/.config/google-chrome/Default/Login Data",
+	  "ro = ${HOME}/.config/google-chrome/Default/Login Data",
+	  "is in ~/.config/google-chrome (Chrome profiles (cookies, "
+	  "saved passwords))" },
+	{ "/home/u/.bash_history", "ro = ${HOME}/.bash_history",
+	  "is in ~/.bash_history (shell history)" },
+	{ "/home/u/.zsh_history", "ro = ${HOME}/.zsh_history",
+	  "is in ~/.zsh_history (shell history)" },
+	{ "/home/u/.sshfoo", "ro = ${HOME}/.sshfoo", NULL },
+	{ "/home/u/proj/src/main.c", "ro = ${CWD}/src/main.c", NULL },
+};
+
 /* One warning line and one comment for each rule reaching a secret. */
 static void test_secrets(void)
 {
-	static const struct { const char *path, *rule, *warning; } cases[] = {
-		{ "/home/u/.ssh/id_rsa", "ro = ${HOME}/.ssh/id_rsa",
-		  "is in ~/.ssh (SSH keys)" },
-		{ "/home/u/.gnupg/private-keys-v1.d/k.key",
-		  "ro = ${HOME}/.gnupg/private-keys-v1.d/k.key",
-		  "is in ~/.gnupg (GnuPG keys)" },
-		{ "/home/u/.aws/credentials", "ro = ${HOME}/.aws/credentials",
-		  "is in ~/.aws (AWS credentials)" },
-		{ "/home/u/.config/gcloud/credentials.db",
-		  "ro = ${HOME}/.config/gcloud/credentials.db",
-		  "is in ~/.config/gcloud (Google Cloud credentials)" },
-		{ "/home/u/.azure/msal_token_cache.json",
-		  "ro = ${HOME}/.azure/msal_token_cache.json",
-		  "is in ~/.azure (Azure credentials)" },
-		{ "/home/u/.kube/config", "ro = ${HOME}/.kube/config",
-		  "is in ~/.kube (Kubernetes credentials)" },
-		{ "/home/u/.netrc", "ro = ${HOME}/.netrc",
-		  "is in ~/.netrc (netrc passwords)" },
-		{ "/home/u/.git-credentials", "ro = ${HOME}/.git-credentials",
-		  "is in ~/.git-credentials (git credentials)" },
-		{ "/home/u/.password-store/bank.gpg",
-		  "ro = ${HOME}/.password-store/bank.gpg",
-		  "is in ~/.password-store (a pass password store)" },
-		{ "/home/u/.local/share/keyrings/login.keyring",
-		  "ro = ${HOME}/.local/share/keyrings/login.keyring",
-		  "is in ~/.local/share/keyrings (GNOME keyrings)" },
-		{ "/home/u/.mozilla/firefox/x.default/cookies.sqlite",
-		  "ro = ${HOME}/.mozilla/firefox/x.default/cookies.sqlite",
-		  "is in ~/.mozilla (Firefox profiles (cookies, saved "
-		  "passwords))" },
-		{ "/home/u/.config/chromium/Default/Cookies",
-		  "ro = ${HOME}/.config/chromium/Default/Cookies",
-		  "is in ~/.config/chromium (Chromium profiles (cookies, "
-		  "saved passwords))" },
-		{ "/home/u/.config/google-chrome/Default/Login Data",
-		  "ro = ${HOME}/.config/google-chrome/Default/Login Data",
-		  "is in ~/.config/google-chrome (Chrome profiles (cookies, "
-		  "saved passwords))" },
-		{ "/home/u/.bash_history", "ro = ${HOME}/.bash_history",
-		  "is in ~/.bash_history (shell history)" },
-		{ "/home/u/.zsh_history", "ro = ${HOME}/.zsh_history",
-		  "is in ~/.zsh_history (shell history)" },
-		{ "/home/u/.sshfoo", "ro = ${HOME}/.sshfoo", NULL },
-		{ "/home/u/proj/src/main.c", "ro = ${CWD}/src/main.c", NULL },
-	};
-	size_t n = sizeof(cases) / sizeof(*cases), lines = 0;
-	const char *paths[sizeof(cases) / sizeof(*cases) + 1];
+	const struct secret_case *cases = secret_cases;
+	size_t n = sizeof(secret_cases) / sizeof(*secret_cases), lines = 0;
+	const char *paths[sizeof(secret_cases) / sizeof(*secret_cases) + 1];
 	struct learned l;
 
 	for (size_t i = 0; i < n; i++)

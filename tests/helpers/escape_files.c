@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * escape's file ops: a path reached by the plain calls (read, write,
+ * link, rename, symlink, touch), through io_uring, by a file handle, or
+ * relative to an inherited directory descriptor.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/io_uring.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "oplist.h"
+
+/* ---- files ------------------------------------------------------------ */
+
+/* Opens PATH relative to DIR (AT_FDCWD: as open(2)) and reads a byte. */
+static int read_byte_at(int dir, const char *path)
+{
+	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC), r = 0;
+	char c;
+
+	if (fd < 0)
+		return err();
+	if (read(fd, &c, 1) < 0)
+		r = err();
+	close(fd);
+	return r;
+}
+
+int op_file(int op, char **arg, char *info)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	struct stat st;
+	int fd, r = 0, i;
+
+	(void)info;
+	switch (op) {
+	case OP_READ:
+		return read_byte_at(AT_FDCWD, arg[0]);
+	case OP_WRITE:
+	case OP_TOUCH:
+		fd = open(arg[0], O_WRONLY | O_CLOEXEC |
+			  (op == OP_TOUCH ? O_CREAT : 0), 0644);
+		if (fd < 0)
+			return err();
+		if (write(fd, "w", 1) < 0)
+			r = err();
+		close(fd);
+		return r;
+	case OP_LINK:
+		return link(arg[0], arg[1]) < 0 ? err() : 0;
+	case OP_RENAME:
+		return rename(arg[0], arg[1]) < 0 ? err() : 0;
+	case OP_SYMLINK:
+		return symlink(arg[0], arg[1]) < 0 ? err() : 0;
+	case OP_WAIT_FILE:	/* stat is not checked by a sandbox */
+		for (i = 0; i < 3000; i++) {
+			if (stat(arg[0], &st) == 0)
+				return 0;
+			nanosleep(&ts, NULL);
+		}
+		return ETIMEDOUT;
+	default:
+		return EINVAL;
+	}
+}
+
+/* ---- io_uring ----------------------------------------------------------- */
+
+/*
+ * IORING_OP_OPENAT of PATH through a ring made with raw system calls;
+ * "async" forces the open into an io-wq worker thread (IOSQE_ASYNC).
+ * If the ring cannot be set up, info says so.
+ */
+static int uring_open(const char *path, int async, char *info)
+{
+	struct io_uring_params p;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
+	size_t sq_len, cq_len, sqe_len;
+	void *sq, *cq, *sqes;
+	char ebuf[16], c;
+	int ring, r, res, fd;
+
+	memset(&p, 0, sizeof(p));
+	ring = (int)syscall(SYS_io_uring_setup, 4, &p);
+	if (ring < 0) {
+		r = err();
+		snprintf(info, INFO_LEN, "io_uring_setup %s",
+			 errno_name(r, ebuf, sizeof(ebuf)));
+		return 0;
+	}
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (p.features & IORING_FEAT_SINGLE_MMAP)
+		sq_len = cq_len = sq_len > cq_len ? sq_len : cq_len;
+	sqe_len = p.sq_entries * sizeof(struct io_uring_sqe);
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQ_RING);
+	cq = (p.features & IORING_FEAT_SINGLE_MMAP) ? sq :
+	     mmap(NULL, cq_len, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, sqe_len, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+		r = err();
+		close(ring);
+		return r;
+	}
+	sq_tail = (unsigned *)((char *)sq + p.sq_off.tail);
+	sq_mask = (unsigned *)((char *)sq + p.sq_off.ring_mask);
+	sq_array = (unsigned *)((char *)sq + p.sq_off.array);
+	cq_head = (unsigned *)((char *)cq + p.cq_off.head);
+	cq_tail = (unsigned *)((char *)cq + p.cq_off.tail);
+	cq_mask = (unsigned *)((char *)cq + p.cq_off.ring_mask);
+
+	sqe = (struct io_uring_sqe *)sqes;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_OPENAT;
+	sqe->fd = AT_FDCWD;
+	sqe->addr = (uint64_t)(uintptr_t)path;
+	sqe->open_flags = O_RDONLY | O_CLOEXEC;
+	sqe->flags = async ? IOSQE_ASYNC : 0;
+	sq_array[*sq_tail & *sq_mask] = 0;
+	__atomic_store_n(sq_tail, *sq_tail + 1, __ATOMIC_RELEASE);
+
+	if (syscall(SYS_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
+		    NULL, 0) < 0) {
+		r = err();
+		snprintf(info, INFO_LEN, "io_uring_enter %s",
+			 errno_name(r, ebuf, sizeof(ebuf)));
+		close(ring);
+		return 0;
+	}
+	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head) {
+		close(ring);
+		return ETIMEDOUT;
+	}
+	cqe = (struct io_uring_cqe *)((char *)cq + p.cq_off.cqes) +
+	      (*cq_head & *cq_mask);
+	res = cqe->res;
+	__atomic_store_n(cq_head, *cq_head + 1, __ATOMIC_RELEASE);
+	close(ring);
+	if (res < 0)
+		return -res;
+	fd = res;
+	r = read(fd, &c, 1) < 0 ? err() : 0;	/* really opened: read it */
+	close(fd);
+	return r;
+}
+
+int op_uring(int op, char **arg, char *info)
+{
+	return uring_open(arg[0], op == OP_URING_OPEN_ASYNC, info);
+}
+
+/* ---- file handles ----------------------------------------------------- */
+
+/*
+ * name-to-handle PATH: name_to_handle_at alone.  open-by-handle PATH: a
+ * handle for PATH (a made-up one if name_to_handle_at is refused: the
+ * refusal must come from open_by_handle_at too), then open_by_handle_at.
+ */
+int op_handle(int op, char **arg, char *info)
+{
+	struct {
+		struct file_handle h;
+		unsigned char bytes[128];
+	} fh;
+	struct stat st;
+	char c, dir[4096], *slash;
+	int mount_id, mfd, fd, r = 0;
+
+	(void)info;
+	memset(&fh, 0, sizeof(fh));
+	fh.h.handle_bytes = sizeof(fh.bytes);
+	if (name_to_handle_at(AT_FDCWD, arg[0], &fh.h, &mount_id, 0) < 0) {
+		if (op == OP_NAME_TO_HANDLE)
+			return err();
+		/* FILEID_INO32_GEN: inode number and generation 0 */
+		if (stat(arg[0], &st) < 0)
+			return err();
+		fh.h.handle_type = 1;
+		fh.h.handle_bytes = 8;
+		memcpy(fh.bytes, &st.st_ino, 4);
+	} else if (op == OP_NAME_TO_HANDLE) {
+		return 0;
+	}
+	/* the mount fd: the file's directory (open_by_handle_at refuses
+	 * O_PATH fds); the working directory if the sandbox denies it */
+	snprintf(dir, sizeof(dir), "%s", arg[0]);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	mfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open_by_handle_at(mfd < 0 ? AT_FDCWD : mfd, &fh.h,
+			       O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = err();
+	} else {
+		if (read(fd, &c, 1) < 0)
+			r = err();
+		close(fd);
+	}
+	if (mfd >= 0)
+		close(mfd);
+	return r;
+}
+
+/*
+ * sleep SECONDS; openat-fd FD NAME: open NAME relative to the inherited
+ * directory descriptor FD and read a byte
+ */
+int op_misc(int op, char **arg, char *info)
+{
+	(void)info;
+	if (op == OP_SLEEP) {
+		sleep((unsigned)atoi(arg[0]));
+		return 0;
+	}
+	return read_byte_at(atoi(arg[0]), arg[1]);
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * escape's ops on other processes: ptrace, /proc/PID/mem,
+ * process_vm_writev and readv, signals, and the victim they aim at.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "oplist.h"
+
+/*
+ * What process_vm_writev aims at: the same static (non-PIE) binary runs
+ * as the victim, so this buffer has the same address in both processes.
+ */
+static volatile char victim_mark[16] = "intact";
+
+static pid_t pid_arg(const char *s)
+{
+	return (pid_t)strtol(s, NULL, 10);
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int op_victim(char **arg, char *info)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	int fd, i, n = atoi(arg[1]) * 10;
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	sigaction(SIGTERM, &sa, NULL);
+	fd = open(arg[0], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return err();
+	close(fd);
+	for (i = 0; i < n && !stop; i++)
+		nanosleep(&ts, NULL);
+	snprintf(info, INFO_LEN, "%s",
+		 strcmp((const char *)victim_mark, "intact") ? "changed" :
+		 "intact");
+	return 0;
+}
+
+int op_other(int op, char **arg, char *info)
+{
+	char path[64], buf[8];
+	struct iovec local, remote;
+	pid_t pid = pid_arg(arg[0]);
+	int fd, status;
+
+	switch (op) {
+	case OP_PTRACE:
+		if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) < 0)
+			return err();
+		waitpid(pid, &status, 0);
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+		return 0;
+	case OP_PROC_MEM:
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return err();
+		close(fd);
+		return 0;
+	case OP_VM_WRITE:
+		local.iov_base = "PWNED";
+		local.iov_len = 6;
+		remote.iov_base = (void *)victim_mark;
+		remote.iov_len = 6;
+		return process_vm_writev(pid, &local, 1, &remote, 1, 0) < 0 ?
+		       err() : 0;
+	case OP_VM_READ:
+		local.iov_base = buf;
+		local.iov_len = 6;
+		remote.iov_base = (void *)victim_mark;
+		remote.iov_len = 6;
+		return process_vm_readv(pid, &local, 1, &remote, 1, 0) < 0 ?
+		       err() : 0;
+	case OP_KILL:
+		return kill(pid, SIGKILL) < 0 ? err() : 0;
+	case OP_PIDFD_KILL:
+		fd = (int)syscall(SYS_pidfd_open, pid, 0);
+		if (fd < 0)
+			return err();
+		status = (int)syscall(SYS_pidfd_send_signal, fd, SIGKILL,
+				      NULL, 0);
+		status = status < 0 ? err() : 0;
+		close(fd);
+		return status;
+	case OP_VICTIM:
+		return op_victim(arg, info);
+	default:
+		return EINVAL;
+	}
+}
