@@ -510,7 +510,7 @@ if only f; then
 	note "(f) entry counts (rules and domains: bpftool map dump of the pinned hash maps; marks: \`openbench marks\`, which counts the entries of the pinned marks hash map keyed by the inode number of a directory under the sandboxes' trees ($W/leak and $H): \"${dump% }\"):"
 	note "- before any sandbox: $c0"
 	note "- after 1 sandbox:    $c1"
-	note "- what stays: the marks (a hash map keyed by inode) of the directories the sandboxes used, holding dead domains' slots.  Rules and their index go when a domain's last task is freed (domain_died in bpf/corral.bpf.c); open_denied entries when the sandboxed opener's credentials are freed (cred_free).  A mark goes when its inode is freed (inode_free_security); a dead slot stays until a sandboxed access meets it (reused by mark_store) or a full map is swept.  At most one mark per directory a sandbox ever reached."
+	note "- what stays: the marks (a hash map keyed by inode) of the directories the sandboxes used, holding dead domains' slots.  Rules and their index go when a domain's last task is freed (domain_died in bpf/task.bpf.c); open_denied entries when the sandboxed opener's credentials are freed (cred_free).  A mark goes when its inode is freed (inode_free_security); a dead slot stays until a sandboxed access meets it (reused by mark_store) or a full map is swept.  At most one mark per directory a sandbox ever reached."
 	read -r wall nfail cpu <<<"$res"
 	note "- after $NS more:     $cn  (median launch $(ms "$cpu") ms of CPU, $(ms "$wall") ms of wall time, $nfail failed, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s in all)"
 	note "- after evicting unused inodes (echo 2 >/proc/sys/vm/drop_caches): $ce"
