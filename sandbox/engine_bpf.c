@@ -482,6 +482,14 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			return error_errno(errno, "pidfd_open on the watched "
 					   "command (pid %d)", (int)pid);
 	}
+	/* Before the domain: bpf(2) is refused inside one.  No sandbox can
+	 * reach this (bpf(2) again), and BPF_NOEXIST keeps any table in
+	 * place; without its table a task reads "rules", which answers the
+	 * same. */
+	if ((task.flags & CORRAL_TASK_FILE_TABLE) &&
+	    bpf_map_update_elem(e->task_files, &target, &e->file_table,
+				BPF_NOEXIST) < 0)
+		task.flags &= ~CORRAL_TASK_FILE_TABLE;
 	if (bpf_map_update_elem(e->task_domain, &target, &task,
 				BPF_NOEXIST) < 0) {
 		if (errno == EEXIST)
@@ -491,15 +499,6 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			error_errno(errno, "entering the sandbox domain");
 		return -EPERM;
 	}
-	/* After the domain: an entry already there (nesting) is refused
-	 * above, so no sandbox's table is ever replaced.  Without its table
-	 * a task reads "rules", which answers the same. */
-	if ((task.flags & CORRAL_TASK_FILE_TABLE) &&
-	    bpf_map_update_elem(e->task_files, &target, &e->file_table,
-				BPF_NOEXIST) < 0)
-		warn_msg("could not give the sandbox its table of file rules "
-			 "(%s); they are looked up in the rules map instead",
-			 strerror(errno));
 	if (pid != e->pid)
 		bpf_map_delete_elem(e->task_register, &e->pidfd);
 	return 0;
