@@ -229,6 +229,18 @@ static __always_inline int withheld_use(struct corral_task *t,
 	return report(t, mnt, dentry, right, hook, -EACCES);
 }
 
+/* withheld_use() for the current task, if it is sandboxed. */
+static __always_inline int check_withheld(struct file *file,
+					  struct vfsmount *mnt,
+					  struct dentry *dentry, __u32 right,
+					  __u32 hook)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
+
+	return t ? withheld_use(t, file, mnt, dentry, right, hook) : 0;
+}
+
 /*
  * What an open inside a domain does not get, decided now, as Landlock
  * does: ioctl on a device, truncate on a regular file opened for
@@ -365,14 +377,9 @@ int BPF_PROG(corral_file_ioctl_compat, struct file *file, unsigned int cmd,
 SEC("lsm/uring_cmd")
 int BPF_PROG(corral_uring_cmd, struct io_uring_cmd *ioucmd, int ret)
 {
-	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
-
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
-	return t ? withheld_use(t, BPF_CORE_READ(ioucmd, file), NULL, NULL,
-				CORRAL_ACCESS_IOCTL, CORRAL_HOOK_IOCTL) : 0;
+	return ret ? ret : check_withheld(BPF_CORE_READ(ioucmd, file), NULL,
+					  NULL, CORRAL_ACCESS_IOCTL,
+					  CORRAL_HOOK_IOCTL);
 }
 
 /*
@@ -412,17 +419,13 @@ static __always_inline struct file *ftruncate_file(const struct path *path)
 	return file;
 }
 
-/* truncate(2), and before 6.2 O_TRUNC and ftruncate(2) too. */
-SEC("lsm/path_truncate")
-int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
+/* truncate(2) is judged by the path; ftruncate(2) by the file's open. */
+static __always_inline int check_truncate(const struct path *path)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
+	struct corral_task *t = task_dom(&tbuf);
 	struct file *file;
 
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
 	if (!t)
 		return 0;
 	file = ftruncate_file(path);
@@ -433,6 +436,13 @@ int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 			    CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE);
 }
 
+/* truncate(2), and before 6.2 O_TRUNC and ftruncate(2) too. */
+SEC("lsm/path_truncate")
+int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
+{
+	return ret ? ret : check_truncate(path);
+}
+
 /*
  * ftruncate(2) and O_TRUNC since 6.2 (not attached where the hook is
  * absent): decided when the file was opened (open_withheld), as Landlock
@@ -441,16 +451,10 @@ int BPF_PROG(corral_path_truncate, const struct path *path, int ret)
 SEC("lsm/file_truncate")
 int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 {
-	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
-
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
-	if (!t)
-		return 0;
-	return withheld_use(t, file, file->f_path.mnt, file->f_path.dentry,
-			    CORRAL_ACCESS_TRUNCATE, CORRAL_HOOK_TRUNCATE);
+	return ret ? ret : check_withheld(file, file->f_path.mnt,
+					  file->f_path.dentry,
+					  CORRAL_ACCESS_TRUNCATE,
+					  CORRAL_HOOK_TRUNCATE);
 }
 
 /* Creating or removing @dentry in @dir. */
@@ -525,18 +529,31 @@ static __always_inline int gains_access(__u64 domain, struct dentry *child,
  * Link and rename (Landlock's refer rules).  Within one directory only
  * create/remove on it matter.  Across directories both sides also need
  * refer, and the moved entry must not gain rights (EXDEV).  EACCES wins
- * over EXDEV: a missing create or remove is reported first.
+ * over EXDEV: a missing create or remove is reported first.  @flags:
+ * rename(2)'s (RENAME_EXCHANGE), 0 for a link.
  */
-static __always_inline int check_refer(struct corral_task *t,
-				       struct vfsmount *mnt,
+static __always_inline int check_refer(struct vfsmount *mnt,
 				       struct dentry *src,
 				       struct dentry *old_dentry,
 				       struct dentry *dst,
 				       struct dentry *new_dentry,
-				       __u32 src_want, __u32 dst_want,
-				       int exchange, __u32 hook)
+				       unsigned int flags, __u32 hook)
 {
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
+	int exchange = !!(flags & RENAME_EXCHANGE);
+	__u32 src_want = CORRAL_ACCESS_REMOVE;
+	__u32 dst_want = CORRAL_ACCESS_CREATE;
 	long from, to;
+
+	if (!t)
+		return 0;
+	if (hook == CORRAL_HOOK_LINK)
+		src_want = 0;
+	else if (exchange)
+		src_want = dst_want = CORRAL_ACCESS_REMOVE | CORRAL_ACCESS_CREATE;
+	else if (BPF_CORE_READ(new_dentry, d_inode))
+		dst_want |= CORRAL_ACCESS_REMOVE;  /* replaces an entry */
 
 	from = dir_granted(t, mnt, src, src->d_inode);
 	if (src == dst) {
@@ -565,17 +582,9 @@ SEC("lsm/path_link")
 int BPF_PROG(corral_path_link, struct dentry *old_dentry,
 	     const struct path *new_dir, struct dentry *new_dentry, int ret)
 {
-	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
-
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
-	if (!t)
-		return 0;
-	return check_refer(t, new_dir->mnt, old_dentry->d_parent, old_dentry,
-			   new_dir->dentry, new_dentry,
-			   0, CORRAL_ACCESS_CREATE, 0, CORRAL_HOOK_LINK);
+	return ret ? ret : check_refer(new_dir->mnt, old_dentry->d_parent,
+				       old_dentry, new_dir->dentry, new_dentry,
+				       0, CORRAL_HOOK_LINK);
 }
 
 SEC("lsm/path_rename")
@@ -583,26 +592,9 @@ int BPF_PROG(corral_path_rename, const struct path *old_dir,
 	     struct dentry *old_dentry, const struct path *new_dir,
 	     struct dentry *new_dentry, unsigned int flags, int ret)
 {
-	struct corral_task tbuf;  /* see task_dom_of() */
-	struct corral_task *t;
-	__u32 src_want = CORRAL_ACCESS_REMOVE;
-	__u32 dst_want = CORRAL_ACCESS_CREATE;
-	int exchange = !!(flags & RENAME_EXCHANGE);
-
-	if (ret)
-		return ret;
-	t = task_dom(&tbuf);
-	if (!t)
-		return 0;
-	if (exchange) {
-		src_want |= CORRAL_ACCESS_CREATE;
-		dst_want |= CORRAL_ACCESS_REMOVE;
-	} else if (BPF_CORE_READ(new_dentry, d_inode)) {
-		dst_want |= CORRAL_ACCESS_REMOVE;  /* replaces an entry */
-	}
-	return check_refer(t, new_dir->mnt, old_dir->dentry, old_dentry,
-			   new_dir->dentry, new_dentry, src_want, dst_want,
-			   exchange, CORRAL_HOOK_RENAME);
+	return ret ? ret : check_refer(new_dir->mnt, old_dir->dentry,
+				       old_dentry, new_dir->dentry, new_dentry,
+				       flags, CORRAL_HOOK_RENAME);
 }
 
 /* Mount changes: EPERM inside any sandbox, as Landlock does. */
