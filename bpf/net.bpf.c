@@ -248,20 +248,6 @@ static __always_inline int net_sock(struct socket *sock, struct net_sock *s)
 	return 1;
 }
 
-/*
- * net_sock() for a hook whose earlier programs answered @ret: that answer
- * first.  A positive one (no LSM program may give it) is refused, so
- * that no path reaches the judgment with @s unset (6.1's verifier
- * follows it there).
- */
-static __always_inline int net_hook_sock(int ret, struct socket *sock,
-					 struct net_sock *s)
-{
-	if (ret)
-		return ret > 0 ? -EPERM : ret;
-	return net_sock(sock, s);
-}
-
 #define SOL_IP               0
 #define IP_OPTIONS           4
 #define IP_RETOPTS           7
@@ -459,7 +445,9 @@ int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
 	struct net_sock s;
 	int r;
 
-	r = net_hook_sock(ret, sock, &s);
+	if (ret)
+		return ret;
+	r = net_sock(sock, &s);
 	if (r <= 0)
 		return r;
 	if (s.kind != SOCK_TCP)
@@ -484,7 +472,9 @@ int BPF_PROG(corral_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	void *name;
 	int r;
 
-	r = net_hook_sock(ret, sock, &s);
+	if (ret)
+		return ret;
+	r = net_sock(sock, &s);
 	if (r <= 0)
 		return r;
 	r = judge_route(&s, sock) ?: judge_cmsgs(&s, msg);
