@@ -149,15 +149,16 @@ struct corral_domain {
  * Task storage "task_domain": value struct corral_task on every task that
  * is sandboxed.  No entry means "nobody is watching": every hook returns 0.
  */
-#define CORRAL_FILE_FILTER_WORDS 4  /* 256 bits: corral_file_filter_index() */
+#define CORRAL_FILE_TAGS 32
 
 struct corral_task {
 	__u64 domain;     /* domain id */
 	__u32 flags;      /* CORRAL_TASK_* */
 	__u32 reserved;
 	__u64 rule_inos;  /* corral_ino_bit() of every rule's inode */
-	/* bit corral_file_filter_index() of every file rule's inode */
-	__u64 file_filter[CORRAL_FILE_FILTER_WORDS];
+	/* corral_file_tag() of every rule's inode that is not a directory,
+	 * ascending, then 0xffff: valid with CORRAL_TASK_FILE_TAGS */
+	__u16 file_tags[CORRAL_FILE_TAGS];
 };
 
 /*
@@ -176,16 +177,15 @@ static inline __u64 corral_ino_bit(__u64 ino)
 }
 
 /*
- * The second filter, for a file's own rule: 256 bits that only rules on
- * non-directories set, with a hash of its own, and a file's open looks
- * its rule up only where both filters allow one.  With the first filter
- * alone and 20 rules on files, one file in four shared a bit with one of
- * them and paid a hash lookup on every open (bench (b-deny) "clash",
- * tests/bench/RESULTS.md); with both, about one file in 45 does.
+ * A file's own rule is looked up only where both the filter above and
+ * the domain's sorted list of these 16-bit tags allow one: with 20 rules
+ * on files, the filter alone let one file in four through to a hash
+ * lookup on every open (bench (b-deny) "clash", tests/bench/RESULTS.md);
+ * with the tags, about one in 11,000 files (a 22-bit fingerprint).
  */
-static inline __u32 corral_file_filter_index(__u64 ino)
+static inline __u16 corral_file_tag(__u64 ino)
 {
-	return ((ino ^ (ino >> 29)) * 0xBF58476D1CE4E5B9ull) >> 56;
+	return ((ino ^ (ino >> 29)) * 0xBF58476D1CE4E5B9ull) >> 48;
 }
 
 /* The domain has rules on non-directories: look up a file's own rule. */
@@ -202,38 +202,14 @@ static inline __u32 corral_file_filter_index(__u64 ino)
 /* The domain has deny rules: a walk goes on to the root even once its
  * allows cover what is asked, as a deny above may take some back. */
 #define CORRAL_TASK_DENY       (1u << 5)
-/* Every rule of the domain on a non-directory is in its tasks' "task_files"
- * table (struct corral_file_table): a file's own rule is read there, not
- * looked up in "rules". */
-#define CORRAL_TASK_FILE_TABLE (1u << 7)
+/* file_tags lists every rule of the domain on a non-directory (at most
+ * CORRAL_FILE_TAGS): a file whose tag is not there has no rule. */
+#define CORRAL_TASK_FILE_TAGS  (1u << 7)
 /* A watcher reads the domain's denials (--log).  Only a watched or an
  * audit domain emits events: the ring buffer is read by no one else, so
  * an unwatched sandbox's denials would only cost a name walk each and
  * fill the ring that a watched one needs. */
 #define CORRAL_TASK_WATCHED    (1u << 6)
-
-/*
- * Task storage "task_files": value struct corral_file_table, on the tasks
- * of a domain with CORRAL_TASK_FILE_TABLE.  The rules of the domain on
- * non-directories, as the launcher registered them (struct
- * corral_register's key), when there are at most CORRAL_FILE_TABLE_SIZE
- * and all on filesystems whose (dev, ino, generation) names one file:
- * an open that the filters (rule_inos, file_filter) let through reads
- * its rule in this table of its own task instead of hashing a key into
- * "rules", which cost about 2% of an open at depth 1 (bench (b-deny)
- * clash2, tests/bench/RESULTS.md).  The truth stays in "rules": a task
- * whose table cannot be read looks there.
- */
-#define CORRAL_FILE_TABLE_SIZE 32
-
-struct corral_file_table {
-	__u32 count;      /* entries in use, from 0 */
-	__u32 reserved;
-	__u64 ino[CORRAL_FILE_TABLE_SIZE];
-	__u32 dev[CORRAL_FILE_TABLE_SIZE];
-	__u32 generation[CORRAL_FILE_TABLE_SIZE];
-	__u32 word[CORRAL_FILE_TABLE_SIZE];  /* corral_rule_word() */
-};
 
 /*
  * Network rules: hash map "net_policy", key __u64 domain id, value struct
@@ -372,13 +348,12 @@ struct corral_register {
 	__u32 access;     /* rights to add on the inode */
 	__s32 status;     /* enum corral_register_status or -errno */
 	__u64 ino_bit;    /* set with DONE: corral_ino_bit() of the inode */
-	__u32 file_filter_index; /* and, if not a directory,
-				  * corral_file_filter_index() + 1, else 0 */
+	__u32 file_tag;   /* and, if not a directory, corral_file_tag() + 1,
+			   * else 0 */
 	__u32 reserved2;  /* 0 */
 	__u64 nonce;      /* the domain's, while the launcher has not entered */
 	__u32 deny;       /* rights to deny on the inode (deny rules) */
 	__u32 reserved;   /* 0 */
-	struct corral_rule_key key; /* set with DONE: the rule's key */
 };
 
 /* Read-only data "abi_version" in the object, pinned as map "info". */
@@ -407,10 +382,8 @@ _Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 40, "domain layout");
-_Static_assert(sizeof(struct corral_task) == 56, "task layout");
-_Static_assert(sizeof(struct corral_register) == 80, "register layout");
-_Static_assert(sizeof(struct corral_file_table) == 8 + 20 * CORRAL_FILE_TABLE_SIZE,
-	       "file table layout");
+_Static_assert(sizeof(struct corral_task) == 88, "task layout");
+_Static_assert(sizeof(struct corral_register) == 48, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
 _Static_assert(sizeof(struct corral_net_rule) == 40, "net rule layout");

@@ -41,35 +41,6 @@ static __always_inline int is_internal(struct dentry *dentry)
 }
 
 /*
- * The word of @t's rule on the non-directory @inode, 0 if none: read in
- * the current task's file table when it holds every such rule, else (or
- * if the table cannot be read) looked up in "rules".
- */
-static __always_inline __u32 file_rule_word(struct corral_task *t,
-					    struct inode *inode)
-{
-	struct corral_file_table *ft;
-	__u64 ino = inode->i_ino;
-	__u32 n;
-
-	if (!(t->flags & CORRAL_TASK_FILE_TABLE))
-		return filtered_access(t, inode);
-	ft = bpf_task_storage_get(&task_files, bpf_get_current_task_btf(),
-				  0, 0);
-	if (!ft)
-		return filtered_access(t, inode);
-	n = ft->count;
-	for (int i = 0; i < CORRAL_FILE_TABLE_SIZE; i++) {
-		if (i >= n)
-			break;
-		if (ft->ino[i] == ino && ft->dev[i] == inode->i_sb->s_dev &&
-		    ft->generation[i] == inode->i_generation)
-			return ft->word[i];
-	}
-	return 0;
-}
-
-/*
  * Rights granted on the object @path names: those of its directory (one
  * mark lookup, or a walk on a miss), plus for a non-directory its own
  * rule, if the domain has rules on files at all.  The directory is the
@@ -94,8 +65,9 @@ static __always_inline long object_granted(struct corral_task *t,
 	dir = dentry->d_parent;
 	granted = dir_granted(t, mnt, dir, dir->d_inode);
 	if (granted >= 0 && (t->flags & CORRAL_TASK_FILE_RULES) &&
-	    file_filter_allows(t, inode->i_ino))
-		granted |= file_rule_word(t, inode);
+	    (t->rule_inos & corral_ino_bit(inode->i_ino)) &&
+	    file_rule_possible(t, inode->i_ino))
+		granted |= filtered_access(t, inode);
 	return granted;
 }
 

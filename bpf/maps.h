@@ -7,8 +7,8 @@
  * task can write a map itself (bpf(2) is refused in a domain); it can
  * only make the programs add entries for it.
  *
- *   task_domain, task_register, task_files  task storage: part of each
- *       task, no global bound.  A failed allocation refuses that sandbox's fork.
+ *   task_domain, task_register  task storage: part of each task, no
+ *       global bound.  A failed allocation refuses that sandbox's fork.
  *   rules, domain_rules         65,536, global.  Written only by
  *       launchers, before exec: a sandbox adds nothing.  A launcher killed
  *       at any point leaves nothing (task_free, launcher_died).  A user
@@ -92,10 +92,6 @@ CORRAL_MAP LOCAL_STORAGE(BPF_MAP_TYPE_TASK_STORAGE,
 /* task -> struct corral_register; the launcher's rule registration slot. */
 CORRAL_MAP LOCAL_STORAGE(BPF_MAP_TYPE_TASK_STORAGE,
 			 struct corral_register) task_register SEC(".maps");
-
-/* task -> struct corral_file_table; see CORRAL_TASK_FILE_TABLE. */
-CORRAL_MAP LOCAL_STORAGE(BPF_MAP_TYPE_TASK_STORAGE,
-			 struct corral_file_table) task_files SEC(".maps");
 
 /* {domain, dev, ino, generation} -> rights granted beneath that inode. */
 CORRAL_MAP HASH_MAP(struct corral_rule_key, struct corral_rule,

@@ -16,23 +16,6 @@
 char LICENSE[] SEC("license") = "GPL";
 
 
-/* Gives @child the current task's file table: 1, or 0 if it cannot. */
-static __always_inline int copy_file_table(struct task_struct *child)
-{
-	struct corral_file_table *from, *to;
-
-	from = bpf_task_storage_get(&task_files, bpf_get_current_task_btf(),
-				    0, 0);
-	if (!from)
-		return 0;
-	to = bpf_task_storage_get(&task_files, child, 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!to)
-		return 0;
-	__builtin_memcpy(to, from, sizeof(*to));
-	return 1;
-}
-
 /*
  * Inheritance: every new task (process or thread) of a sandboxed parent
  * carries the parent's domain.  Failing to store it fails the fork.
@@ -60,10 +43,8 @@ int BPF_PROG(corral_task_alloc, struct task_struct *task,
 	child->domain = parent->domain;
 	child->flags = parent->flags;
 	child->rule_inos = parent->rule_inos;
-	__builtin_memcpy(child->file_filter, parent->file_filter,
-			 sizeof(child->file_filter));
-	if ((child->flags & CORRAL_TASK_FILE_TABLE) && !copy_file_table(task))
-		child->flags &= ~CORRAL_TASK_FILE_TABLE;  /* reads "rules" */
+	__builtin_memcpy(child->file_tags, parent->file_tags,
+			 sizeof(child->file_tags));
 	__sync_fetch_and_add(&dom->tasks, 1);
 	return 0;
 }
@@ -197,10 +178,9 @@ int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 		return 0;
 	}
 	rule_key(&key, reg->domain, inode);
-	reg->key = key;
 	reg->ino_bit = corral_ino_bit(key.ino);
-	reg->file_filter_index = S_ISDIR(inode->i_mode) ? 0 :
-				 corral_file_filter_index(key.ino) + 1;
+	reg->file_tag = S_ISDIR(inode->i_mode) ? 0 :
+			corral_file_tag(key.ino) + 1;
 	old = bpf_map_lookup_elem(&rules, &key);
 	if (old) {
 		old->access |= reg->access;  /* single writer: the launcher */

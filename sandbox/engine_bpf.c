@@ -76,8 +76,7 @@ int engine_bpf_open(struct bpf_engine *e)
 	int r;
 
 	*e = (struct bpf_engine){
-		.task_domain = -1, .task_register = -1, .task_files = -1,
-		.rules = -1,
+		.task_domain = -1, .task_register = -1, .rules = -1,
 		.domains = -1, .net_policy = -1, .pidfd = -1,
 	};
 	r = check_abi();
@@ -85,8 +84,6 @@ int engine_bpf_open(struct bpf_engine *e)
 		r = open_pinned("task_domain", &e->task_domain);
 	if (!r)
 		r = open_pinned("task_register", &e->task_register);
-	if (!r)
-		r = open_pinned("task_files", &e->task_files);
 	if (!r)
 		r = open_pinned("domains", &e->domains);
 	if (r < 0)
@@ -288,46 +285,33 @@ static int rule_error(int fd, int err, const char *what)
 	return error_errno(err, "%s: %s", fd_name(fd, buf, sizeof(buf)), what);
 }
 
-/* @index: struct corral_register's file_filter_index, 0 for a directory. */
-static void file_filter_set(uint64_t *filter, uint32_t index)
+/* @tag: struct corral_register's file_tag, 0 for a directory. */
+static void file_tag_add(struct bpf_engine *e, uint32_t tag)
 {
-	if (!index--)
+	if (!tag--)
 		return;
-	filter[(index >> 6) % CORRAL_FILE_FILTER_WORDS] |= 1ull << (index & 63);
+	for (size_t i = 0; i < e->n_file_tags && i < CORRAL_FILE_TAGS; i++)
+		if (e->file_tags[i] == tag)
+			return;
+	if (e->n_file_tags < CORRAL_FILE_TAGS)
+		e->file_tags[e->n_file_tags] = (uint16_t)tag;
+	e->n_file_tags++;
 }
 
-/*
- * Adds a registered rule on a non-directory to @e's file table, or turns
- * the table off: full, or on a filesystem where (dev, ino, generation)
- * does not name one file (the key then holds the inode's address, which
- * the table does not compare).  Rules on the same inode share an entry.
- */
-static void file_table_add(struct bpf_engine *e,
-			   const struct corral_register *reg)
+static int tag_order(const void *a, const void *b)
 {
-	struct corral_file_table *ft = &e->file_table;
-	const struct corral_rule_key *key = &reg->key;
-	uint32_t i;
+	return *(const uint16_t *)a - *(const uint16_t *)b;
+}
 
-	if (key->inode) {
-		e->file_table_off = true;
-		return;
-	}
-	for (i = 0; i < ft->count; i++)
-		if (ft->ino[i] == key->ino && ft->dev[i] == key->dev &&
-		    ft->generation[i] == key->generation)
-			break;
-	if (i == CORRAL_FILE_TABLE_SIZE) {
-		e->file_table_off = true;
-		return;
-	}
-	if (i == ft->count) {
-		ft->ino[i] = key->ino;
-		ft->dev[i] = key->dev;
-		ft->generation[i] = key->generation;
-		ft->count++;
-	}
-	ft->word[i] |= corral_rule_word(reg->access, reg->deny);
+/* @e's tags as struct corral_task lists them: 1, or 0 if too many. */
+static int file_tags_sorted(const struct bpf_engine *e, uint16_t *tags)
+{
+	if (e->n_file_tags > CORRAL_FILE_TAGS)
+		return 0;
+	for (size_t i = 0; i < CORRAL_FILE_TAGS; i++)
+		tags[i] = i < e->n_file_tags ? e->file_tags[i] : 0xffff;
+	qsort(tags, e->n_file_tags, sizeof(*tags), tag_order);
+	return 1;
 }
 
 /* One registration round trip; 0 with @reg read back, or -errno. */
@@ -354,9 +338,7 @@ static int register_rule(struct bpf_engine *e, int fd,
 	if (reg->status != CORRAL_REGISTER_DONE)
 		return 0;
 	e->rule_inos |= reg->ino_bit;
-	file_filter_set(e->file_filter, reg->file_filter_index);
-	if (!S_ISDIR(st.st_mode))
-		file_table_add(e, reg);
+	file_tag_add(e, reg->file_tag);
 	return 0;
 }
 
@@ -466,15 +448,14 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			 (e->file_rules ? CORRAL_TASK_FILE_RULES : 0) |
 			 (e->deny_rules ? CORRAL_TASK_DENY : 0) |
 			 (e->audit ? CORRAL_TASK_AUDIT : 0) |
-			 (e->watched ? CORRAL_TASK_WATCHED : 0) |
-			 (e->file_rules && !e->file_table_off ?
-			  CORRAL_TASK_FILE_TABLE : 0),
+			 (e->watched ? CORRAL_TASK_WATCHED : 0),
 		.rule_inos = e->rule_inos,
 	};
 	_cleanup_close_ int child = -1;
 	int target = e->pidfd;
 
-	memcpy(task.file_filter, e->file_filter, sizeof(task.file_filter));
+	if (file_tags_sorted(e, task.file_tags))
+		task.flags |= CORRAL_TASK_FILE_TAGS;
 
 	if (pid != e->pid) {
 		target = child = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -482,14 +463,6 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 			return error_errno(errno, "pidfd_open on the watched "
 					   "command (pid %d)", (int)pid);
 	}
-	/* Before the domain: bpf(2) is refused inside one.  No sandbox can
-	 * reach this (bpf(2) again), and BPF_NOEXIST keeps any table in
-	 * place; without its table a task reads "rules", which answers the
-	 * same. */
-	if ((task.flags & CORRAL_TASK_FILE_TABLE) &&
-	    bpf_map_update_elem(e->task_files, &target, &e->file_table,
-				BPF_NOEXIST) < 0)
-		task.flags &= ~CORRAL_TASK_FILE_TABLE;
 	if (bpf_map_update_elem(e->task_domain, &target, &task,
 				BPF_NOEXIST) < 0) {
 		if (errno == EEXIST)
@@ -524,13 +497,11 @@ void engine_bpf_close(struct bpf_engine *e)
 {
 	closep(&e->task_domain);
 	closep(&e->task_register);
-	closep(&e->task_files);
 	closep(&e->rules);
 	closep(&e->domains);
 	closep(&e->net_policy);
 	closep(&e->pidfd);
-	e->task_domain = e->task_register = e->task_files = -1;
-	e->rules = e->domains = -1;
+	e->task_domain = e->task_register = e->rules = e->domains = -1;
 	e->net_policy = -1;
 	e->pidfd = -1;
 }

@@ -42,7 +42,6 @@ int bpf_engine_available(struct bpf_why *why);
 struct bpf_engine {
 	int task_domain;   /* map fds, -1 when closed */
 	int task_register;
-	int task_files;
 	int rules;
 	int domains;
 	int net_policy;
@@ -53,11 +52,9 @@ struct bpf_engine {
 	bool file_rules;   /* some rule names a non-directory */
 	bool deny_rules;   /* some rule denies (CORRAL_TASK_DENY) */
 	uint64_t rule_inos; /* corral_ino_bit() of every rule's inode */
-	/* corral_file_filter_index() of every file rule's inode */
-	uint64_t file_filter[CORRAL_FILE_FILTER_WORDS];
-	/* every rule on a non-directory, unless file_table_off */
-	struct corral_file_table file_table;
-	bool file_table_off; /* too many, or one the table cannot name */
+	/* corral_file_tag() of each rule's inode that is not a directory */
+	uint16_t file_tags[CORRAL_FILE_TAGS];
+	size_t n_file_tags; /* over CORRAL_FILE_TAGS: the list is not used */
 	bool audit;        /* record what would be denied, deny nothing */
 	bool watched;      /* a watcher reads its denials (--log) */
 	bool reclaimed;    /* reclaim_dead() already ran for this launch */

@@ -155,60 +155,30 @@ fi
 # on files, so every open of a file also looks its own rule up wherever
 # the domain's rule_inos filter, 64 bits, has the file's bit set: the 20
 # are chosen so that none shares a measured file's bit); the same but two
-# of the 20 chosen to share them (clash: the second filter, 256 bits set
-# by rules on files only, then decides whether a measured open looks its
-# rule up); the same again but the two share the measured files' bits in
-# both filters (clash2: each measured open then does that lookup and finds
-# nothing; with 20 files about one file in 45 is so unlucky); 10
-# directories and 10 files beside the path's directories at depths 3, 6,
-# ..., 60 (spread, not chosen).  The target: each within 2% of the run
+# of the 20 chosen to share them (clash: the domain's sorted list of file
+# rules' 16-bit tags, corral_file_tag(), then decides whether a measured
+# open looks its rule up: a search of five steps, and no lookup unless
+# the tag is there too, about one file in 11,000 with 20 file rules);
+# 10 directories and 10 files beside the path's directories at depths 3,
+# 6, ..., 60 (spread, not chosen).  The target: each within 2% of the run
 # without.
 
 DENY_PATHS=("$(deep_file 1)" "$(deep_file 64)")
-DENY_DIRS=() DENY_FILES=() DENY_CLASH=() DENY_CLASH2=() DENY_SPREAD=()
+DENY_DIRS=() DENY_FILES=() DENY_CLASH=() DENY_SPREAD=()
 # ino_bit PATH: corral_ino_bit() of PATH's inode number (corral_abi.h)
 ino_bit() {
 	local ino
 	ino=$(stat -c %i "$1") || return 1
 	echo $((((ino * 0x9E3779B97F4A7C15) >> 58) & 63))
 }
-# file_bit PATH: corral_file_filter_index() of PATH's inode number
-file_bit() {
+# file_tag PATH: corral_file_tag() of PATH's inode number (corral_abi.h)
+file_tag() {
 	local ino
 	ino=$(stat -c %i "$1") || return 1
-	echo $(((((ino ^ (ino >> 29)) * 0xBF58476D1CE4E5B9) >> 56) & 255))
-}
-# double_clashes DIR PATH...: one file in DIR per PATH, sharing PATH's
-# bits of both filters (about one file in 16384 does: they are made in
-# batches and their inode numbers read with one ls)
-double_clashes() {
-	local dir=$1 i ino p want=() found=() n=0 done
-	shift
-	for p; do
-		want+=("$(ino_bit "$p"):$(file_bit "$p")") found+=("")
-	done
-	mkdir -p "$dir/pool" || return 1
-	while ((n < 200000)); do
-		for ((i = n; i < n + 4096; i++)); do : >"$dir/pool/f$i" || return 1; done
-		n=$i
-		while read -r ino p; do
-			for i in "${!want[@]}"; do
-				[ -z "${found[$i]}" ] || continue
-				[ "$((((ino * 0x9E3779B97F4A7C15) >> 58) & 63)):$(((((ino ^ (ino >> 29)) * 0xBF58476D1CE4E5B9) >> 56) & 255))" = "${want[$i]}" ] || continue
-				mv "$dir/pool/$p" "$dir/clash2-$i" || return 1
-				echo s >"$dir/clash2-$i" && found[i]=$dir/clash2-$i
-			done
-		done < <(ls -i "$dir/pool")
-		done=1
-		for i in "${!want[@]}"; do [ -n "${found[$i]}" ] || done=0; done
-		((done)) && break
-		rm -rf "$dir/pool" && mkdir "$dir/pool" || return 1
-	done
-	rm -rf "$dir/pool"
-	((done)) && printf '%s\n' "${found[@]}"
+	echo $(((((ino ^ (ino >> 29)) * 0xBF58476D1CE4E5B9) >> 48) & 65535))
 }
 deny_fixtures() {
-	local i k p b b1 b64 c1='' c64='' c2
+	local i k p b b1 b64 c1='' c64=''
 	b1=$(ino_bit "${DENY_PATHS[0]}") b64=$(ino_bit "${DENY_PATHS[1]}")
 	for ((i = 1; i <= 20; i++)); do
 		mkdir -p "$TOP/secret-d$i" && echo s >"$TOP/secret-d$i/key" || return 1
@@ -237,9 +207,6 @@ deny_fixtures() {
 	DENY_CLASH=(--deny "$c1")
 	[ "$c64" = "$c1" ] || DENY_CLASH+=(--deny "$c64")
 	DENY_CLASH+=("${DENY_FILES[@]:0:$((40 - ${#DENY_CLASH[@]}))}")
-	c2=$(double_clashes "$TOP" "${DENY_PATHS[@]}") || return 1
-	for p in $c2; do DENY_CLASH2+=(--deny "$p"); done
-	DENY_CLASH2+=("${DENY_FILES[@]:0:$((40 - ${#DENY_CLASH2[@]}))}")
 }
 # deny_open RULE...: openbench open at depth 1 and 64 under --ro $TOP
 deny_open() {
@@ -251,17 +218,16 @@ v_dn_allow() { deny_open; }
 v_dn_dirs() { deny_open "${DENY_DIRS[@]}"; }
 v_dn_files() { deny_open "${DENY_FILES[@]}"; }
 v_dn_clash() { deny_open "${DENY_CLASH[@]}"; }
-v_dn_clash2() { deny_open "${DENY_CLASH2[@]}"; }
 v_dn_spread() { deny_open "${DENY_SPREAD[@]}"; }
 
 # deny_clashes BITS RULE...: the --deny paths among RULE whose inode has
-# BITS (ino_bit:file_bit; a file_bit of * matches any)
+# BITS (ino_bit:file_tag; a file_tag of * matches any)
 deny_clashes() {
 	local bits=$1 out=
 	shift
 	while [ $# -ge 2 ]; do
 		# shellcheck disable=SC2053
-		if [[ $(ino_bit "$2"):$(file_bit "$2") == $bits ]]; then
+		if [[ $(ino_bit "$2"):$(file_tag "$2") == $bits ]]; then
 			if [ -d "$2" ]; then out="$out ${2#$TOP/} (dir)"; else out="$out ${2#$TOP/} (file)"; fi
 		fi
 		shift 2
@@ -272,20 +238,19 @@ deny_clashes() {
 if only deny; then
 	say "(b-deny) open+close at depth 1 and 64, --ro $TOP without and with 20 deny rules"
 	deny_fixtures || { say "(b-deny): no fixtures"; exit 1; }
-	dvars="dn_none dn_allow dn_dirs dn_files dn_clash dn_clash2 dn_spread"
+	dvars="dn_none dn_allow dn_dirs dn_files dn_clash dn_spread"
 	# the 2% bar needs figures that repeat well within it
 	# shellcheck disable=SC2086
 	TOL=1 series bdeny 6 16 $dvars
 	for d in 1 64; do
 		n=$(get bdeny dn_none "d$d") a=$(get bdeny dn_allow "d$d")
-		for v in dirs files clash clash2 spread; do
+		for v in dirs files clash spread; do
 			c=$(get bdeny "dn_$v" "d$d") r=$(ratio "$c" "$a")
 			if le 0.98 "$r" && le "$r" 1.02; then ok=true; else ok=false; fi
 			case $v in
 			dirs) what="20 sibling directories beside d1" ;;
 			files) what="20 sibling files beside d1, no rule_inos bit shared with a measured file" ;;
 			clash) what="20 sibling files beside d1, two sharing the measured files' rule_inos bits" ;;
-			clash2) what="20 sibling files beside d1, two sharing the measured files' bits in both filters" ;;
 			spread) what="10 directories and 10 files beside the path at depths 3..60" ;;
 			esac
 			# shellcheck disable=SC2086
@@ -297,19 +262,18 @@ if only deny; then
 	nr=$(awk '$1 ~ /^dn_/ { print $5 }' "$W/bdeny.sum" | sort -n | sed -n '$p')
 	note "(b-deny): $nr rounds; the series runs until every variant's even and odd rounds agree within 1% (at least 6 rounds, at most 16)."
 	for d in 1 64; do
-		f=$(deep_file "$d") b=$(ino_bit "$f") fb=$(file_bit "$f")
-		note "(b-deny): the file at depth $d: inode $(stat -c %i "$f"), rule_inos bit $b, file filter bit $fb; the deny rules with the rule_inos bit: dirs$(deny_clashes "$b:*" "${DENY_DIRS[@]}"); files$(deny_clashes "$b:*" "${DENY_FILES[@]}"); clash$(deny_clashes "$b:*" "${DENY_CLASH[@]}"); clash2$(deny_clashes "$b:*" "${DENY_CLASH2[@]}"); spread$(deny_clashes "$b:*" "${DENY_SPREAD[@]}"); with both bits (these alone cost a lookup): files$(deny_clashes "$b:$fb" "${DENY_FILES[@]}"); clash$(deny_clashes "$b:$fb" "${DENY_CLASH[@]}"); clash2$(deny_clashes "$b:$fb" "${DENY_CLASH2[@]}"); spread$(deny_clashes "$b:$fb" "${DENY_SPREAD[@]}") (the allows: $TOP bit $(ino_bit "$TOP"), $H bit $(ino_bit "$H"))."
+		f=$(deep_file "$d") b=$(ino_bit "$f") ft=$(file_tag "$f")
+		note "(b-deny): the file at depth $d: inode $(stat -c %i "$f"), rule_inos bit $b, file tag $ft; the deny rules with the rule_inos bit: dirs$(deny_clashes "$b:*" "${DENY_DIRS[@]}"); files$(deny_clashes "$b:*" "${DENY_FILES[@]}"); clash$(deny_clashes "$b:*" "${DENY_CLASH[@]}"); spread$(deny_clashes "$b:*" "${DENY_SPREAD[@]}"); with the tag too (these alone cost a lookup): files$(deny_clashes "$b:$ft" "${DENY_FILES[@]}"); clash$(deny_clashes "$b:$ft" "${DENY_CLASH[@]}"); spread$(deny_clashes "$b:$ft" "${DENY_SPREAD[@]}") (the allows: $TOP bit $(ino_bit "$TOP"), $H bit $(ino_bit "$H"))."
 	done
 	if command -v bpftool >/dev/null; then
 		sysctl -q kernel.bpf_stats_enabled=1
 		note "(b-deny) profile of corral_file_open (kernel.bpf_stats_enabled=1; bpftool prog show run_time_ns/run_cnt deltas over one \`openbench open 5 3\` at depth 1 and 64):"
-		for v in allow dirs files clash clash2 spread; do
+		for v in allow dirs files clash spread; do
 			case $v in
 			allow) rules=() ;;
 			dirs) rules=("${DENY_DIRS[@]}") ;;
 			files) rules=("${DENY_FILES[@]}") ;;
 			clash) rules=("${DENY_CLASH[@]}") ;;
-			clash2) rules=("${DENY_CLASH2[@]}") ;;
 			spread) rules=("${DENY_SPREAD[@]}") ;;
 			esac
 			PROF_PROGS=corral_file_open prof "(b-deny) $v" \

@@ -103,19 +103,20 @@ t "a deny on a tree that no allow reaches changes nothing" \
 	"--ro $H/proj --deny $H/.ssh" \
 	"read $H/proj/f + read $H/.ssh/id_rsa + read $H/notes" OK EACCES EACCES
 
-# File rules are read in each task's table (CORRAL_TASK_FILE_TABLE) while
-# a domain has at most 32 on filesystems that name a file by number, else
-# in the rules map: both must answer the same, in forks and threads too.
+# A file's own rule is looked up only where its tag is in the domain's
+# list (CORRAL_TASK_FILE_TAGS) while it has at most 32 file rules; past
+# that, wherever the rule_inos filter allows: both must find every rule,
+# in forks and threads too.
 many_denies() {
 	local i
 	for ((i = 1; i <= $1; i++)); do printf ' --deny %s' "$H/proj/many/secret$i"; done
 }
 file_rule_ops="read $H/proj/netrc-link + fork-read $H/proj/netrc-link + thread-read $H/proj/netrc-link + read $H/notes + write $H/notes + fork-read $H/notes + read $H/proj/f + read $H/proj/many/secret1"
-t "file rules read in the task's table: a deny with its links, an allow and a deny on one file, in forks and threads" \
+t "file rules found through the domain's tag list: a deny with its links, an allow and a deny on one file, in forks and threads" \
 	"--ro $H/proj --rw $H/notes --deny write:$H/notes --deny $H/.netrc$(many_denies 29)" \
 	"$file_rule_ops + read $H/proj/many/secret29 + read $H/proj/many/secret30" \
 	EACCES EACCES EACCES OK EACCES OK OK EACCES EACCES OK
-t "file rules past the table's 32, read in the rules map: the same answers" \
+t "file rules past the tag list's 32, found through the filter alone: the same answers" \
 	"--ro $H/proj --rw $H/notes --deny write:$H/notes --deny $H/.netrc$(many_denies 40)" \
 	"$file_rule_ops + read $H/proj/many/secret40 + read $H/proj/many/secret30" \
 	EACCES EACCES EACCES OK EACCES OK OK EACCES EACCES EACCES
