@@ -149,7 +149,10 @@ struct corral_domain {
  * Task storage "task_domain": value struct corral_task on every task that
  * is sandboxed.  No entry means "nobody is watching": every hook returns 0.
  */
-#define CORRAL_FILE_TAGS 32
+/* 20 tags keep struct corral_task, which every hook may copy to its stack
+ * (task_dom_of()), within 6.18's 512 bytes for path_rename and the global
+ * function it calls. */
+#define CORRAL_FILE_TAGS 20
 
 struct corral_task {
 	__u64 domain;     /* domain id */
@@ -382,7 +385,7 @@ _Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 40, "domain layout");
-_Static_assert(sizeof(struct corral_task) == 88, "task layout");
+_Static_assert(sizeof(struct corral_task) == 64, "task layout");
 _Static_assert(sizeof(struct corral_register) == 48, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");

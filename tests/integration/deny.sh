@@ -104,7 +104,7 @@ t "a deny on a tree that no allow reaches changes nothing" \
 	"read $H/proj/f + read $H/.ssh/id_rsa + read $H/notes" OK EACCES EACCES
 
 # A file's own rule is looked up only where its tag is in the domain's
-# list (CORRAL_TASK_FILE_TAGS) while it has at most 32 file rules; past
+# list (CORRAL_TASK_FILE_TAGS) while it has at most 20 file rules; past
 # that, wherever the rule_inos filter allows: both must find every rule,
 # in forks and threads too.
 many_denies() {
@@ -113,12 +113,12 @@ many_denies() {
 }
 file_rule_ops="read $H/proj/netrc-link + fork-read $H/proj/netrc-link + thread-read $H/proj/netrc-link + read $H/notes + write $H/notes + fork-read $H/notes + read $H/proj/f + read $H/proj/many/secret1"
 t "file rules found through the domain's tag list: a deny with its links, an allow and a deny on one file, in forks and threads" \
-	"--ro $H/proj --rw $H/notes --deny write:$H/notes --deny $H/.netrc$(many_denies 29)" \
-	"$file_rule_ops + read $H/proj/many/secret29 + read $H/proj/many/secret30" \
+	"--ro $H/proj --rw $H/notes --deny write:$H/notes --deny $H/.netrc$(many_denies 17)" \
+	"$file_rule_ops + read $H/proj/many/secret17 + read $H/proj/many/secret18" \
 	EACCES EACCES EACCES OK EACCES OK OK EACCES EACCES OK
-t "file rules past the tag list's 32, found through the filter alone: the same answers" \
+t "file rules past the tag list's 20, found through the filter alone: the same answers" \
 	"--ro $H/proj --rw $H/notes --deny write:$H/notes --deny $H/.netrc$(many_denies 40)" \
-	"$file_rule_ops + read $H/proj/many/secret40 + read $H/proj/many/secret30" \
+	"$file_rule_ops + read $H/proj/many/secret40 + read $H/proj/many/secret18" \
 	EACCES EACCES EACCES OK EACCES OK OK EACCES EACCES EACCES
 
 # -- marks moved from outside: a sandbox holds a warm mark -------------------
