@@ -31,16 +31,15 @@
 
 #define TASK_FLAGS_KNOWN (CORRAL_TASK_EXEC_ANON | CORRAL_TASK_UNIX_ANY)
 
-/* One message of @len bytes with @n_fds fds attached. */
-static int send_with_fds(int sock, const void *buf, size_t len,
-			 const int *fds, size_t n_fds)
+int launch_msg_send_raw(int sock, const void *buf, size_t len,
+			const int *fds, size_t n_fds)
 {
-	char control[CMSG_SPACE(sizeof(int) * LAUNCH_FDS_PER_MSG)];
+	char control[CMSG_SPACE(sizeof(int) * LAUNCH_SCM_MAX_FD)];
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct cmsghdr *cmsg;
 
-	if (n_fds > LAUNCH_FDS_PER_MSG)
+	if (n_fds > LAUNCH_SCM_MAX_FD)
 		return -E2BIG;
 	if (n_fds) {
 		memset(control, 0, sizeof(control));
@@ -65,7 +64,9 @@ int launch_msg_send_rules(int sock, uint32_t first, const int *fds, size_t n)
 
 	if (!n)
 		return -EINVAL;
-	return send_with_fds(sock, &m, sizeof(m), fds, n);
+	if (n > LAUNCH_FDS_PER_MSG)
+		return -E2BIG;
+	return launch_msg_send_raw(sock, &m, sizeof(m), fds, n);
 }
 
 int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,
@@ -73,7 +74,7 @@ int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,
 {
 	if (n_fds > LAUNCH_MAX_OUTPUTS)
 		return -E2BIG;
-	return send_with_fds(sock, msg, sizeof(*msg), fds, n_fds);
+	return launch_msg_send_raw(sock, msg, sizeof(*msg), fds, n_fds);
 }
 
 static int reject(char *why, size_t size, const char *fmt, ...)

@@ -36,6 +36,7 @@
  * merges to ~40 rules; a learned one can reach a thousand).
  */
 #define LAUNCH_FDS_PER_MSG 250
+#define LAUNCH_SCM_MAX_FD  253   /* the kernel's SCM_MAX_FD */
 #define LAUNCH_MAX_RULES   4096
 #define LAUNCH_MAX_OUTPUTS 3     /* --log=FILE, rules' names, learn output */
 /* [environment] unset entries, each a name or PREFIX* of < 64 bytes. */
@@ -130,6 +131,14 @@ int launch_msg_send_rules(int sock, uint32_t first, const int *fds, size_t n);
  */
 int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,
 		    size_t n_fds);
+
+/*
+ * Both sends above: one message of @len bytes with @n_fds fds attached
+ * (at most LAUNCH_SCM_MAX_FD).  The tests send with it what a correct
+ * parser never would, to see the launcher refuse it.  0 or -errno.
+ */
+int launch_msg_send_raw(int sock, const void *buf, size_t len,
+			const int *fds, size_t n_fds);
 
 /*
  * Launcher side: receives the rule fds and the message, and checks

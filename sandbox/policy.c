@@ -335,27 +335,30 @@ enum policy_net_mode policy_net_mode(const struct policy *policy)
 						     : policy->net_mode;
 }
 
+/*
+ * Frees the strings @a and @b of each of the @n elements of @array, then
+ * the array, and leaves it empty: a macro, as the arrays that
+ * policy_free empties this way are of three types.
+ */
+#define FREE_ARRAY(array, n, a, b) do {				\
+	for (size_t i_ = 0; i_ < (n); i_++) {			\
+		free((array)[i_].a);				\
+		free((array)[i_].b);				\
+	}							\
+	free(array);						\
+	(array) = NULL;						\
+	(n) = 0;						\
+} while (0)
+
 void policy_free(struct policy *policy)
 {
-	for (size_t i = 0; i < policy->n_unset; i++) {
-		free(policy->unset[i].name);
-		free(policy->unset[i].origin);
-	}
-	free(policy->unset);
-	policy->unset = NULL;
-	policy->n_unset = 0;
+	FREE_ARRAY(policy->unset, policy->n_unset, name, origin);
 	for (size_t i = 0; i < policy->n_net; i++) {
 		free(policy->net_origin[i]);
 		policy->net_origin[i] = NULL;
 	}
 	policy->n_net = 0;
-	for (size_t i = 0; i < policy->n_hosts; i++) {
-		free(policy->hosts[i].origin);
-		free(policy->hosts[i].error);
-	}
-	free(policy->hosts);
-	policy->hosts = NULL;
-	policy->n_hosts = 0;
+	FREE_ARRAY(policy->hosts, policy->n_hosts, origin, error);
 	free(policy->net_mode_origin);
 	policy->net_mode_origin = NULL;
 	policy->net_mode = POLICY_NET_UNSET;
@@ -364,11 +367,6 @@ void policy_free(struct policy *policy)
 		policy->sandbox.origin[i] = NULL;
 		policy->sandbox.value[i] = POLICY_UNSET;
 	}
-	for (size_t i = 0; i < policy->n_rules; i++) {
-		free(policy->rules[i].path);
-		free(policy->rules[i].origin);
-	}
-	free(policy->rules);
-	policy->rules = NULL;
-	policy->n_rules = policy->cap_rules = 0;
+	FREE_ARRAY(policy->rules, policy->n_rules, path, origin);
+	policy->cap_rules = 0;
 }

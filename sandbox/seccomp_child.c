@@ -41,17 +41,13 @@ static const char *const allowed[] = {
 	"exit", "exit_group", "rt_sigreturn",
 };
 
+/* stdio asks whether stdout is a terminal (TCGETS); nothing else. */
+static const unsigned long allowed_ioctls[] = { TCGETS };
+
 scmp_filter_ctx seccomp_child_filter(void)
 {
-	scmp_filter_ctx ctx = seccomp_filter_new(SCMP_ACT_KILL_PROCESS);
-	int r = 0;
-
-	if (!ctx)
-		return NULL;
-	for (size_t i = 0; !r && i < sizeof(allowed) / sizeof(*allowed); i++)
-		r = seccomp_rule_by_name(ctx, SCMP_ACT_ALLOW, allowed[i]);
-	/* stdio asks whether stdout is a terminal (TCGETS); nothing else. */
-	if (!r)
-		r = seccomp_rule_ioctl(ctx, SCMP_ACT_ALLOW, TCGETS);
-	return seccomp_filter_done(ctx, r);
+	return seccomp_filter_list(SCMP_ACT_KILL_PROCESS, SCMP_ACT_ALLOW,
+				   allowed, sizeof(allowed) / sizeof(*allowed),
+				   allowed_ioctls, sizeof(allowed_ioctls) /
+						   sizeof(*allowed_ioctls));
 }

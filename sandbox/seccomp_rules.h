@@ -7,6 +7,7 @@
 #define CORRAL_SECCOMP_RULES_H
 
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The sandbox's deny list (seccomp_sandbox.c); NULL after a message. */
@@ -15,24 +16,13 @@ scmp_filter_ctx seccomp_sandbox_filter(void);
 scmp_filter_ctx seccomp_child_filter(void);
 
 /*
- * Shared by both.  A rule with @action for the system call @name
- * (skipped where the architecture has none), or for ioctl @cmd (low 32
- * bits); 0 or -errno after a message.
+ * Shared by both: a filter with @def_action for what no rule names, and
+ * @action for each system call in @names (skipped where the architecture
+ * has none), then for each ioctl in @cmds (their low 32 bits).  NULL
+ * after a message.
  */
-int seccomp_rule_by_name(scmp_filter_ctx ctx, uint32_t action,
-			 const char *name);
-int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
-		       unsigned long cmd);
-/*
- * A filter with @def_action for what no rule names, its checks sorted
- * into a binary tree: the kernel emulates a new filter once per system
- * call number when it is loaded (its action cache), and down a linear
- * list of 40-odd checks that was a measurable part of a launch, twice
- * (tests/bench/RESULTS.md).  NULL after a message.
- */
-scmp_filter_ctx seccomp_filter_new(uint32_t def_action);
-/* @ctx if the rules added to it gave @r == 0, else NULL (and @ctx is
- * released). */
-scmp_filter_ctx seccomp_filter_done(scmp_filter_ctx ctx, int r);
+scmp_filter_ctx seccomp_filter_list(uint32_t def_action, uint32_t action,
+				    const char *const *names, size_t n_names,
+				    const unsigned long *cmds, size_t n_cmds);
 
 #endif /* CORRAL_SECCOMP_RULES_H */

@@ -22,37 +22,31 @@
 
 #include "util.h"
 
-struct denied_call {
-	const char *name;
-	const char *why;
-};
-
-static const struct denied_call denied[] = {
-	{ "kexec_load", "replaces the running kernel" },
-	{ "kexec_file_load", "replaces the running kernel" },
-	{ "init_module", "loads kernel code" },
-	{ "finit_module", "loads kernel code" },
-	{ "delete_module", "unloads kernel code" },
-	{ "add_key", "the kernel keyring is shared outside the sandbox" },
-	{ "request_key", "the kernel keyring is shared outside the sandbox" },
-	{ "keyctl", "the kernel keyring is shared outside the sandbox" },
-	{ "open_by_handle_at", "opens files by handle, bypassing path checks" },
-	{ "name_to_handle_at", "only useful with open_by_handle_at" },
-	{ "perf_event_open", "observes other processes and the kernel" },
-	{ "userfaultfd", "stalls kernel code paths: a race-widening tool" },
-	{ "bpf", "corral's own maps and programs (also refused in BPF)" },
-	{ "acct", "writes process accounting to a path of its choosing" },
-	{ "quotactl", "filesystem-wide administration" },
-	{ "swapon", "system administration" },
-	{ "swapoff", "system administration" },
-	{ "reboot", "system administration" },
-	{ "syslog", "reads the kernel log" },
-	{ "lookup_dcookie", "kernel internals" },
-	{ "iopl", "raw port I/O" },
-	{ "ioperm", "raw port I/O" },
-	{ "vm86", "legacy mode switching" },
-	{ "vm86old", "legacy mode switching" },
-	{ "uselib", "loads a library bypassing exec checks" },
+static const char *const denied[] = {
+	/* replace the running kernel, load or unload kernel code */
+	"kexec_load", "kexec_file_load", "init_module", "finit_module",
+	"delete_module",
+	/* the kernel keyring is shared outside the sandbox */
+	"add_key", "request_key", "keyctl",
+	/* opens files by handle, bypassing path checks; and what is only
+	 * useful with it */
+	"open_by_handle_at", "name_to_handle_at",
+	/* observes other processes and the kernel */
+	"perf_event_open",
+	/* stalls kernel code paths: a race-widening tool */
+	"userfaultfd",
+	/* corral's own maps and programs (also refused in BPF) */
+	"bpf",
+	/* writes process accounting to a path of its choosing */
+	"acct",
+	/* system administration (quotactl: filesystem-wide) */
+	"quotactl", "swapon", "swapoff", "reboot",
+	/* reads the kernel log; kernel internals */
+	"syslog", "lookup_dcookie",
+	/* raw port I/O; legacy mode switching */
+	"iopl", "ioperm", "vm86", "vm86old",
+	/* loads a library bypassing exec checks */
+	"uselib",
 };
 
 /*
@@ -64,8 +58,8 @@ static const unsigned long denied_ioctls[] = {
 	TIOCLINUX,              /* virtual console: pastes selections too */
 };
 
-int seccomp_rule_by_name(scmp_filter_ctx ctx, uint32_t action,
-			 const char *name)
+static int rule_by_name(scmp_filter_ctx ctx, uint32_t action,
+			const char *name)
 {
 	int nr = seccomp_syscall_resolve_name(name);
 	int r;
@@ -107,7 +101,13 @@ static int deny_personality_changes(scmp_filter_ctx ctx)
 	return 0;
 }
 
-scmp_filter_ctx seccomp_filter_new(uint32_t def_action)
+/*
+ * The checks sorted into a binary tree: the kernel emulates a new filter
+ * once per system call number when it is loaded (its action cache), and
+ * down a linear list of 40-odd checks that was a measurable part of a
+ * launch, twice (tests/bench/RESULTS.md).
+ */
+static scmp_filter_ctx filter_new(uint32_t def_action)
 {
 	scmp_filter_ctx ctx = seccomp_init(def_action);
 	int r;
@@ -125,7 +125,8 @@ scmp_filter_ctx seccomp_filter_new(uint32_t def_action)
 	return ctx;
 }
 
-scmp_filter_ctx seccomp_filter_done(scmp_filter_ctx ctx, int r)
+/* @ctx if the rules added to it gave @r == 0, else NULL (released) */
+static scmp_filter_ctx filter_done(scmp_filter_ctx ctx, int r)
 {
 	if (!r)
 		return ctx;
@@ -133,10 +134,10 @@ scmp_filter_ctx seccomp_filter_done(scmp_filter_ctx ctx, int r)
 	return NULL;
 }
 
-int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
-		       unsigned long cmd)
+/* The command is an int in the kernel: compare the low 32 bits. */
+static int rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
+		      unsigned long cmd)
 {
-	/* The command is an int in the kernel: compare the low 32 bits. */
 	int r = seccomp_rule_add(ctx, action, SCMP_SYS(ioctl), 1,
 				 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 					 cmd));
@@ -147,21 +148,31 @@ int seccomp_rule_ioctl(scmp_filter_ctx ctx, uint32_t action,
 	return 0;
 }
 
-scmp_filter_ctx seccomp_sandbox_filter(void)
+scmp_filter_ctx seccomp_filter_list(uint32_t def_action, uint32_t action,
+				    const char *const *names, size_t n_names,
+				    const unsigned long *cmds, size_t n_cmds)
 {
-	scmp_filter_ctx ctx = seccomp_filter_new(SCMP_ACT_ALLOW);
+	scmp_filter_ctx ctx = filter_new(def_action);
 	int r = 0;
 
 	if (!ctx)
 		return NULL;
-	for (size_t i = 0; !r && i < sizeof(denied) / sizeof(*denied); i++)
-		r = seccomp_rule_by_name(ctx, SCMP_ACT_ERRNO(EPERM),
-					 denied[i].name);
-	for (size_t i = 0; !r && i < sizeof(denied_ioctls) /
-					 sizeof(*denied_ioctls); i++)
-		r = seccomp_rule_ioctl(ctx, SCMP_ACT_ERRNO(EPERM),
-				       denied_ioctls[i]);
-	if (!r)
-		r = deny_personality_changes(ctx);
-	return seccomp_filter_done(ctx, r);
+	for (size_t i = 0; !r && i < n_names; i++)
+		r = rule_by_name(ctx, action, names[i]);
+	for (size_t i = 0; !r && i < n_cmds; i++)
+		r = rule_ioctl(ctx, action, cmds[i]);
+	return filter_done(ctx, r);
+}
+
+scmp_filter_ctx seccomp_sandbox_filter(void)
+{
+	scmp_filter_ctx ctx;
+
+	ctx = seccomp_filter_list(SCMP_ACT_ALLOW, SCMP_ACT_ERRNO(EPERM),
+				  denied, sizeof(denied) / sizeof(*denied),
+				  denied_ioctls, sizeof(denied_ioctls) /
+						 sizeof(*denied_ioctls));
+	if (!ctx)
+		return NULL;
+	return filter_done(ctx, deny_personality_changes(ctx));
 }

@@ -89,6 +89,22 @@ static struct shared *map_shared(const char *path, int create)
 	return s;
 }
 
+/*
+ * One rename of the directory, seq odd while it runs (moving out or in)
+ * and even again after it (outside or inside).  -1 after a message.
+ */
+static int move(struct shared *s, const char *from, const char *to)
+{
+	atomic_fetch_add(&s->seq, 1);
+	if (rename(from, to) < 0) {
+		fprintf(stderr, "stress: rename %s %s: %s\n", from, to,
+			strerror(errno));
+		return -1;
+	}
+	atomic_fetch_add(&s->seq, 1);
+	return 0;
+}
+
 static int mover(char **argv)
 {
 	struct shared *s = map_shared(argv[0], 1);
@@ -98,21 +114,11 @@ static int mover(char **argv)
 
 	atomic_store(&s->seq, 0);
 	while (!atomic_load(&s->stop) && now() < end) {
-		atomic_fetch_add(&s->seq, 1);			/* 1: moving out */
-		if (rename(in, out) < 0) {
-			fprintf(stderr, "stress: rename %s %s: %s\n", in, out,
-				strerror(errno));
+		if (move(s, in, out) < 0)	/* 1: moving out, 2: outside */
 			return 2;
-		}
-		atomic_fetch_add(&s->seq, 1);			/* 2: outside */
 		nanosleep(&pause, NULL);
-		atomic_fetch_add(&s->seq, 1);			/* 3: moving in */
-		if (rename(out, in) < 0) {
-			fprintf(stderr, "stress: rename %s %s: %s\n", out, in,
-				strerror(errno));
+		if (move(s, out, in) < 0)	/* 3: moving in, 0: inside */
 			return 2;
-		}
-		atomic_fetch_add(&s->seq, 1);			/* 0: inside */
 		atomic_fetch_add(&s->moves, 2);
 		nanosleep(&pause, NULL);
 	}

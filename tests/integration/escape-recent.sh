@@ -15,20 +15,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-need_helpers
-is_root || skip_all "needs root: installs corral setgid with cap_bpf+p, then attacks as nobody"
-[ "$(cat /proc/sys/kernel/hostname 2>/dev/null)" = corral-vm ] ||
-	[ "${CORRAL_ESCAPE_ANYWHERE:-}" = 1 ] ||
-	skip_all "changes the system (group, /usr/local): only in the test guest"
-for h in escape attack openbench; do
-	[ -x "$CORRAL_HELPERS/$h" ] || skip_all "the $h helper is not built in $CORRAL_HELPERS"
-done
-for c in setpriv setcap groupadd getent install; do
-	type -P "$c" >/dev/null || skip_all "$c is not installed"
-done
-
-NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-PIN=/sys/fs/bpf/corral
+need_escape_guest "group, /usr/local" escape attack openbench
 
 install_launcher || skip_all "cannot install $UC setgid corral with cap_bpf+p"
 setup_installed || skip_all "setup with the installed launcher failed"

@@ -18,15 +18,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-need_helpers
-is_root || skip_all "needs root: installs corral setgid with cap_bpf+p, then attacks as nobody"
-[ "$(cat /proc/sys/kernel/hostname 2>/dev/null)" = corral-vm ] ||
-	[ "${CORRAL_ESCAPE_ANYWHERE:-}" = 1 ] ||
-	skip_all "changes the system (group, /usr/local, sysctls): only in the test guest"
-[ -x "$CORRAL_HELPERS/escape" ] || skip_all "the escape helper is not built in $CORRAL_HELPERS"
-for c in setpriv setcap groupadd getent install; do
-	type -P "$c" >/dev/null || skip_all "$c is not installed"
-done
+need_escape_guest "group, /usr/local, sysctls" escape
 
 ABI=$(landlock_abi)
 case " ${CORRAL_ARGS:-} " in
@@ -35,8 +27,6 @@ case " ${CORRAL_ARGS:-} " in
 *) engines="bpf landlock" ;;
 esac
 SYS=$(system_rx)
-NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-PIN=/sys/fs/bpf/corral
 
 # ---- installation: as a distribution would, then setup ------------------
 

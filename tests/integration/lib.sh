@@ -188,6 +188,29 @@ setup_installed() {
 		[ "$(stat -c %G /sys/fs/bpf/corral 2>/dev/null)" = corral ]
 }
 
+# need_escape_guest CHANGES HELPER...: what the escape suites need, or a
+# skip: root, the test guest (they change CHANGES on the system; or
+# CORRAL_ESCAPE_ANYWHERE=1), the helpers named built, and the tools that
+# install corral and drop to nobody.  Sets NOBODY (a command prefix that
+# runs as nobody, in no group) and PIN (where setup pins the programs).
+need_escape_guest() {
+	local changes=$1 h c
+	shift
+	need_helpers
+	is_root || skip_all "needs root: installs corral setgid with cap_bpf+p, then attacks as nobody"
+	[ "$(cat /proc/sys/kernel/hostname 2>/dev/null)" = corral-vm ] ||
+		[ "${CORRAL_ESCAPE_ANYWHERE:-}" = 1 ] ||
+		skip_all "changes the system ($changes): only in the test guest"
+	for h in "$@"; do
+		[ -x "$CORRAL_HELPERS/$h" ] || skip_all "the $h helper is not built in $CORRAL_HELPERS"
+	done
+	for c in setpriv setcap groupadd getent install; do
+		type -P "$c" >/dev/null || skip_all "$c is not installed"
+	done
+	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	PIN=/sys/fs/bpf/corral
+}
+
 # ---- running under an engine --------------------------------------------
 
 # engine_bin ENGINE: sets $engine_bin to the launcher for ENGINE

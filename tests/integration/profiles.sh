@@ -412,14 +412,21 @@ for ((i = 0; i < 300; i++)); do
 done
 URL=http://127.0.0.1:$PORT/file.txt
 
+# downloads PROGRAM ARGS...: `PROGRAM ARGS got-PROGRAM.txt $URL` under its
+# profile fetches the served file into the project
+downloads() {
+	local prog=$1
+	try "$prog" "$@" "got-$prog.txt" "$URL"
+	[ "$(cat "got-$prog.txt" 2>/dev/null)" = "served over loopback" ] ||
+		out="$out (got-$prog.txt wrong)" rc=1
+	worked "$prog: downloads into the project"
+}
+
 if have curl curl "curl: downloads into the project" \
 	"curl: cannot read ~/.ssh/id_rsa (file://)" \
 	"curl: cannot write outside the project" \
 	"curl: cannot connect to a port its profile does not allow"; then
-	try curl curl -sS -o got-curl.txt "$URL"
-	[ "$(cat got-curl.txt 2>/dev/null)" = "served over loopback" ] ||
-		out="$out (got-curl.txt wrong)" rc=1
-	worked "curl: downloads into the project"
+	downloads curl -sS -o
 	try curl curl -sS "file://$KEY"
 	refused "curl: cannot read ~/.ssh/id_rsa (file://)" \
 		"curl: (37) Couldn't open file $KEY"
@@ -433,10 +440,7 @@ if have wget wget "wget: downloads into the project" \
 	"wget: cannot read ~/.ssh/id_rsa (-i)" \
 	"wget: cannot write outside the project" \
 	"wget: cannot connect to a port its profile does not allow"; then
-	try wget wget -q -O got-wget.txt "$URL"
-	[ "$(cat got-wget.txt 2>/dev/null)" = "served over loopback" ] ||
-		out="$out (got-wget.txt wrong)" rc=1
-	worked "wget: downloads into the project"
+	downloads wget -q -O
 	try wget wget -nv -i "$KEY"
 	refused "wget: cannot read ~/.ssh/id_rsa (-i)" "Permission denied"
 	try wget wget -q -O "$O/wget" "$URL"

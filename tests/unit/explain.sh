@@ -44,239 +44,310 @@ rw = ${HOME}/proj
 ro = -${HOME}/missing
 EOF
 
-# expect NAME STATUS LINE ARGS...: `corral explain ARGS` prints LINE on
-# stdout and exits STATUS
+# expect NAME "STATUS TEXT" ARGS...: `corral explain ARGS` exits STATUS
+# and prints TEXT on stdout; or, for a usage or profile error (125), TEXT
+# on stderr and nothing on stdout
 expect() {
-	local name=$1 status=$2 line=$3 out rc
-	shift 3
-	out=$(HOME=$T "$CORRAL" explain "$@" 2>"$T/err")
-	rc=$?
-	if [ "$out" == "$line" ] && [ "$rc" -eq "$status" ]; then
-		ok "$name"
-	else
-		not_ok "$name" "corral explain $*" "expected (exit $status): $line" \
-			"got (exit $rc):      $out" "stderr: $(cat "$T/err")"
-	fi
-}
-
-# expect_error NAME MESSAGE ARGS...: exit 125, MESSAGE on stderr, no stdout
-expect_error() {
-	local name=$1 msg=$2 out err rc
+	local name=$1 status=${2%% *} text=${2#* } out err got rc
 	shift 2
 	out=$(HOME=$T "$CORRAL" explain "$@" 2>"$T/err")
 	rc=$?
 	err=$(cat "$T/err")
-	if [ -z "$out" ] && [ "$rc" -eq 125 ] && [ "$err" == "$msg" ]; then
+	got=$out
+	if [ "$status" -eq 125 ]; then
+		got=$err
+		[ -z "$out" ] || got="(stdout not empty) $out"
+	fi
+	if [ "$got" == "$text" ] && [ "$rc" -eq "$status" ]; then
 		ok "$name"
 	else
-		not_ok "$name" "corral explain $*" "expected (exit 125): $msg" \
-			"got (exit $rc): $err" "stdout: $out"
+		not_ok "$name" "corral explain $*" "expected (exit $status): $text" \
+			"got (exit $rc):      $got" "stderr: $err"
 	fi
 }
 
+# cases: expect for each case on stdin, a case being its name, the
+# command (explain and its arguments, split at spaces: none has one), its
+# exit status and what it prints, and a blank line
+cases() {
+	local name text args
+	while read -r name && read -ra args && read -r text; do
+		expect "$name" "$text" "${args[@]:1}" </dev/null
+		read -r || break
+	done
+}
+
 # ---- files -------------------------------------------------------------------
-expect "read under --ro names the flag" 0 \
-	"allowed: read $T/a/f (--ro $T/a on the command line)" \
-	--ro "$T/a" "$T/a/f"
-expect "read is the default op; a relative path shows where it leads" 0 \
-	"allowed: read a/b/../f -> $T/a/f (--ro a on the command line)" \
-	--ro a a/b/../f
-expect "write under --ro: denied, with the rule to add on the file" 1 \
-	"denied: write $T/a/f (no rule grants write on $T/a/f or a directory above it; add: --allow write:$T/a/f or 'write = $T/a/f' in [filesystem])" \
-	--ro "$T/a" --op write "$T/a/f"
-expect "a new file: the rule to add names its directory" 1 \
-	"denied: write $T/a/new (no rule grants write on $T/a/new or a directory above it; add: --allow write:$T/a or 'write = $T/a' in [filesystem])" \
-	--op write "$T/a/new"
-expect "read of a directory is readdir" 1 \
-	"denied: read $T/a (no rule grants readdir on $T/a or a directory above it; add: --allow readdir:$T/a or 'readdir = $T/a' in [filesystem])" \
-	--allow "read:$T/a" "$T/a"
-expect "a deny under an allow: the deny that takes the right is named" 1 \
-	"denied: read $T/a/f (read granted by --ro $T on the command line is taken away by --deny $T/a on the command line)" \
-	--ro "$T" --deny "$T/a" "$T/a/f"
-expect "a deny of write only leaves read" 0 \
-	"allowed: read $T/a/f (--ro $T on the command line)" \
-	--ro "$T" --deny "write:$T/a" "$T/a/f"
-expect "two rules on one directory add up; the one granting is named" 0 \
-	"allowed: write $T/a/f (--allow write:$T/a on the command line)" \
-	--ro "$T/a" --allow "write:$T/a" --op write "$T/a/f"
-expect "exec with read and exec from two rules names both, nearest first" 0 \
-	"allowed: exec $T/c/plain (--allow exec:$T/c on the command line; --ro $T on the command line)" \
-	--ro "$T" --allow "exec:$T/c" --op exec "$T/c/plain"
-expect "create is judged on the directory" 0 \
-	"allowed: create $T/a/new (--allow create:$T/a on the command line)" \
-	--allow "create:$T/a" --op create "$T/a/new"
-expect "remove of the ruled directory itself needs remove above it" 1 \
-	"denied: remove $T/a/b (no rule grants remove on $T/a or a directory above it; add: --allow remove:$T/a or 'remove = $T/a' in [filesystem])" \
-	--rw "$T/a/b" --op remove "$T/a/b"
-expect "refer is judged on the directory" 0 \
-	"allowed: refer $T/a/f (--rw $T on the command line)" \
-	--rw "$T" --op refer "$T/a/f"
-expect "a file rule follows the inode to a hard link" 0 \
-	"allowed: read $T/a/hl (--ro $T/c/g on the command line)" \
-	--ro "$T/c/g" "$T/a/hl"
-expect "a symlink is judged where it leads" 1 \
-	"denied: read $T/c/ln -> $T/a/f (no rule grants read on $T/a/f or a directory above it; add: --allow read:$T/a/f or 'read = $T/a/f' in [filesystem])" \
-	--ro "$T/c" "$T/c/ln"
-expect "remove of a symlink judges the link's directory" 0 \
-	"allowed: remove $T/c/ln (--rw $T/c on the command line)" \
-	--rw "$T/c" --op remove "$T/c/ln"
-expect "truncate" 1 \
-	"denied: truncate $T/a/f (no rule grants truncate on $T/a/f or a directory above it; add: --allow truncate:$T/a/f or 'truncate = $T/a/f' in [filesystem])" \
-	--allow "read,write:$T/a" --op truncate "$T/a/f"
-expect "ioctl on a regular file is not judged" 0 \
-	"allowed: ioctl $T/a/f (not a device: only ioctls on devices are judged)" \
-	--op ioctl "$T/a/f"
-expect "ioctl on a device needs the right" 1 \
-	"denied: ioctl /dev/null (no rule grants ioctl on /dev/null or a directory above it; add: --allow ioctl:/dev/null or 'ioctl = /dev/null' in [filesystem])" \
-	--ro /dev/null --op ioctl /dev/null
-expect "write on a directory: the kernel refuses first" 1 \
-	"denied: write $T/a (a directory cannot be opened for writing (EISDIR), whatever the rules)" \
-	--rw "$T" --op write "$T/a"
-expect "exec of a file without an x bit: the kernel refuses first" 1 \
-	"denied: exec $T/a/nx (the file's permissions do not allow it to you, whatever the rules)" \
-	--rx "$T" --op exec "$T/a/nx"
-expect "exec needs read as well" 1 \
-	"denied: exec $T/c/x (no rule grants read on $T/c/x or a directory above it; add: --allow read:$T/c/x or 'read = $T/c/x' in [filesystem])" \
-	--allow "exec:$T/c" --op exec "$T/c/x"
-expect "a script's interpreter needs read and exec" 1 \
-	"denied: exec $T/a/s (its interpreter $T/c/x: no rule grants read,exec on $T/c/x or a directory above it; add: --allow read,exec:$T/c/x or 'read,exec = $T/c/x' in [filesystem])" \
-	--rx "$T/a" --op exec "$T/a/s"
+cases <<EOF
+read under --ro names the flag
+explain --ro $T/a $T/a/f
+0 allowed: read $T/a/f (--ro $T/a on the command line)
+
+read is the default op; a relative path shows where it leads
+explain --ro a a/b/../f
+0 allowed: read a/b/../f -> $T/a/f (--ro a on the command line)
+
+write under --ro: denied, with the rule to add on the file
+explain --ro $T/a --op write $T/a/f
+1 denied: write $T/a/f (no rule grants write on $T/a/f or a directory above it; add: --allow write:$T/a/f or 'write = $T/a/f' in [filesystem])
+
+a new file: the rule to add names its directory
+explain --op write $T/a/new
+1 denied: write $T/a/new (no rule grants write on $T/a/new or a directory above it; add: --allow write:$T/a or 'write = $T/a' in [filesystem])
+
+read of a directory is readdir
+explain --allow read:$T/a $T/a
+1 denied: read $T/a (no rule grants readdir on $T/a or a directory above it; add: --allow readdir:$T/a or 'readdir = $T/a' in [filesystem])
+
+a deny under an allow: the deny that takes the right is named
+explain --ro $T --deny $T/a $T/a/f
+1 denied: read $T/a/f (read granted by --ro $T on the command line is taken away by --deny $T/a on the command line)
+
+a deny of write only leaves read
+explain --ro $T --deny write:$T/a $T/a/f
+0 allowed: read $T/a/f (--ro $T on the command line)
+
+two rules on one directory add up; the one granting is named
+explain --ro $T/a --allow write:$T/a --op write $T/a/f
+0 allowed: write $T/a/f (--allow write:$T/a on the command line)
+
+exec with read and exec from two rules names both, nearest first
+explain --ro $T --allow exec:$T/c --op exec $T/c/plain
+0 allowed: exec $T/c/plain (--allow exec:$T/c on the command line; --ro $T on the command line)
+
+create is judged on the directory
+explain --allow create:$T/a --op create $T/a/new
+0 allowed: create $T/a/new (--allow create:$T/a on the command line)
+
+remove of the ruled directory itself needs remove above it
+explain --rw $T/a/b --op remove $T/a/b
+1 denied: remove $T/a/b (no rule grants remove on $T/a or a directory above it; add: --allow remove:$T/a or 'remove = $T/a' in [filesystem])
+
+refer is judged on the directory
+explain --rw $T --op refer $T/a/f
+0 allowed: refer $T/a/f (--rw $T on the command line)
+
+a file rule follows the inode to a hard link
+explain --ro $T/c/g $T/a/hl
+0 allowed: read $T/a/hl (--ro $T/c/g on the command line)
+
+a symlink is judged where it leads
+explain --ro $T/c $T/c/ln
+1 denied: read $T/c/ln -> $T/a/f (no rule grants read on $T/a/f or a directory above it; add: --allow read:$T/a/f or 'read = $T/a/f' in [filesystem])
+
+remove of a symlink judges the link's directory
+explain --rw $T/c --op remove $T/c/ln
+0 allowed: remove $T/c/ln (--rw $T/c on the command line)
+
+truncate
+explain --allow read,write:$T/a --op truncate $T/a/f
+1 denied: truncate $T/a/f (no rule grants truncate on $T/a/f or a directory above it; add: --allow truncate:$T/a/f or 'truncate = $T/a/f' in [filesystem])
+
+ioctl on a regular file is not judged
+explain --op ioctl $T/a/f
+0 allowed: ioctl $T/a/f (not a device: only ioctls on devices are judged)
+
+ioctl on a device needs the right
+explain --ro /dev/null --op ioctl /dev/null
+1 denied: ioctl /dev/null (no rule grants ioctl on /dev/null or a directory above it; add: --allow ioctl:/dev/null or 'ioctl = /dev/null' in [filesystem])
+
+write on a directory: the kernel refuses first
+explain --rw $T --op write $T/a
+1 denied: write $T/a (a directory cannot be opened for writing (EISDIR), whatever the rules)
+
+exec of a file without an x bit: the kernel refuses first
+explain --rx $T --op exec $T/a/nx
+1 denied: exec $T/a/nx (the file's permissions do not allow it to you, whatever the rules)
+
+exec needs read as well
+explain --allow exec:$T/c --op exec $T/c/x
+1 denied: exec $T/c/x (no rule grants read on $T/c/x or a directory above it; add: --allow read:$T/c/x or 'read = $T/c/x' in [filesystem])
+
+a script's interpreter needs read and exec
+explain --rx $T/a --op exec $T/a/s
+1 denied: exec $T/a/s (its interpreter $T/c/x: no rule grants read,exec on $T/c/x or a directory above it; add: --allow read,exec:$T/c/x or 'read,exec = $T/c/x' in [filesystem])
+EOF
 
 # ---- rename, link, exchange ------------------------------------------------------
-expect "a rename within one directory needs no refer" 0 \
-	"allowed: rename a/f -> $T/a/f to a/f2 -> $T/a/f2 (within $T/a, no refer needed: --rw $T/a on the command line)" \
-	--rw "$T/a" --op rename a/f a/f2
-expect "a rename within one directory needs create and remove there" 1 \
-	"denied: rename $T/a/b to $T/a/b2 (no rule grants create,remove on $T/a or a directory above it; add: --allow create,remove:$T/a or 'create,remove = $T/a' in [filesystem])" \
-	--rw "$T/a/b" --op rename "$T/a/b" "$T/a/b2"
-expect "across directories without refer: EXDEV, refer to add" 1 \
-	"denied: rename $T/a/f to $T/c/f (EXDEV: a move across directories needs refer on both; no rule grants refer on $T/c or a directory above it; add: --allow refer:$T/c or 'refer = $T/c' in [filesystem])" \
-	--allow "create,remove,refer:$T/a" --allow "create,remove:$T/c" \
-	--op rename "$T/a/f" "$T/c/f"
-expect "across directories, a missing remove is EACCES before EXDEV" 1 \
-	"denied: rename $T/c/g to $T/a/g (no rule grants remove,refer on $T/c or a directory above it; add: --allow remove,refer:$T/c or 'remove,refer = $T/c' in [filesystem])" \
-	--rw "$T/a" --op rename "$T/c/g" "$T/a/g"
-expect "a rename over an existing file also removes it" 1 \
-	"denied: rename $T/c/g to $T/a/f (no rule grants remove on $T/a or a directory above it; add: --allow remove:$T/a or 'remove = $T/a' in [filesystem])" \
-	--rw "$T/c" --allow "create,refer:$T/a" --op rename "$T/c/g" "$T/a/f"
-expect "a file that would gain rights: EXDEV names them and the rule" 1 \
-	"denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain read,write,truncate,ioctl from --rw $T/a on the command line, which $T/c lacks; add: --allow read,write,truncate,ioctl:$T/c/g or 'read,write,truncate,ioctl = $T/c/g' in [filesystem])" \
-	--rw "$T/a" --allow "create,remove,refer:$T/c" --op rename "$T/c/g" "$T/a/g"
-expect "a directory that would gain a right: EXDEV" 1 \
-	"denied: rename $T/e to $T/a/e (EXDEV: the directory $T/e would gain exec from --allow exec:$T/a on the command line, which $T lacks; add: --allow exec:$T/e or 'exec = $T/e' in [filesystem])" \
-	--rw "$T" --allow "exec:$T/a" --op rename "$T/e" "$T/a/e"
-expect "a move that loses rights is allowed; both sides named" 0 \
-	"allowed: rename $T/a/f to $T/c/f (from $T/a: --rw $T/a on the command line; into $T/c: --allow create,remove,refer:$T/c on the command line; it gains no right)" \
-	--rw "$T/a" --allow "create,remove,refer:$T/c" --op rename "$T/a/f" "$T/c/f"
-expect "a link needs create and refer where it lands, only refer where it is" 0 \
-	"allowed: link $T/a/f to $T/c/l (from $T/a: --allow read,write,truncate,refer,ioctl:$T/a on the command line; into $T/c: --rw $T/c on the command line; it gains no right)" \
-	--allow "read,write,truncate,ioctl,refer:$T/a" --rw "$T/c" --op link "$T/a/f" "$T/c/l"
-expect "a link from a directory without refer: EXDEV" 1 \
-	"denied: link $T/c/g to $T/a/l (EXDEV: a move across directories needs refer on both; no rule grants refer on $T/c or a directory above it; add: --allow refer:$T/c or 'refer = $T/c' in [filesystem])" \
-	--rw "$T/a" --op link "$T/c/g" "$T/a/l"
-expect "an exchange across directories under one rw rule" 0 \
-	"allowed: exchange $T/a/f with $T/c/g (in $T/a: --rw $T on the command line; in $T/c: --rw $T on the command line; neither gains a right)" \
-	--rw "$T" --op exchange "$T/a/f" "$T/c/g"
-expect "an exchange where the other file would gain rights: EXDEV" 1 \
-	"denied: exchange $T/a/f with $T/c/g (EXDEV: the file $T/c/g would gain write,truncate,ioctl from --rw $T/a on the command line, which $T/c lacks; add: --allow write,truncate,ioctl:$T/c/g or 'write,truncate,ioctl = $T/c/g' in [filesystem])" \
-	--rw "$T/a" --allow "read,create,remove,refer:$T/c" --op exchange "$T/a/f" "$T/c/g"
-expect "a deny of write: moving out from under it would gain write" 1 \
-	"denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain write from --rw $T on the command line, which --deny write:$T/c on the command line takes away in $T/c)" \
-	--rw "$T" --deny "write:$T/c" --op rename "$T/c/g" "$T/a/g"
-expect "a deny of everything takes remove away: EACCES" 1 \
-	"denied: rename $T/c/g to $T/a/g (remove,refer granted by --rw $T on the command line is taken away by --deny $T/c on the command line)" \
-	--rw "$T" --deny "$T/c" --op rename "$T/c/g" "$T/a/g"
+cases <<EOF
+a rename within one directory needs no refer
+explain --rw $T/a --op rename a/f a/f2
+0 allowed: rename a/f -> $T/a/f to a/f2 -> $T/a/f2 (within $T/a, no refer needed: --rw $T/a on the command line)
+
+a rename within one directory needs create and remove there
+explain --rw $T/a/b --op rename $T/a/b $T/a/b2
+1 denied: rename $T/a/b to $T/a/b2 (no rule grants create,remove on $T/a or a directory above it; add: --allow create,remove:$T/a or 'create,remove = $T/a' in [filesystem])
+
+across directories without refer: EXDEV, refer to add
+explain --allow create,remove,refer:$T/a --allow create,remove:$T/c --op rename $T/a/f $T/c/f
+1 denied: rename $T/a/f to $T/c/f (EXDEV: a move across directories needs refer on both; no rule grants refer on $T/c or a directory above it; add: --allow refer:$T/c or 'refer = $T/c' in [filesystem])
+
+across directories, a missing remove is EACCES before EXDEV
+explain --rw $T/a --op rename $T/c/g $T/a/g
+1 denied: rename $T/c/g to $T/a/g (no rule grants remove,refer on $T/c or a directory above it; add: --allow remove,refer:$T/c or 'remove,refer = $T/c' in [filesystem])
+
+a rename over an existing file also removes it
+explain --rw $T/c --allow create,refer:$T/a --op rename $T/c/g $T/a/f
+1 denied: rename $T/c/g to $T/a/f (no rule grants remove on $T/a or a directory above it; add: --allow remove:$T/a or 'remove = $T/a' in [filesystem])
+
+a file that would gain rights: EXDEV names them and the rule
+explain --rw $T/a --allow create,remove,refer:$T/c --op rename $T/c/g $T/a/g
+1 denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain read,write,truncate,ioctl from --rw $T/a on the command line, which $T/c lacks; add: --allow read,write,truncate,ioctl:$T/c/g or 'read,write,truncate,ioctl = $T/c/g' in [filesystem])
+
+a directory that would gain a right: EXDEV
+explain --rw $T --allow exec:$T/a --op rename $T/e $T/a/e
+1 denied: rename $T/e to $T/a/e (EXDEV: the directory $T/e would gain exec from --allow exec:$T/a on the command line, which $T lacks; add: --allow exec:$T/e or 'exec = $T/e' in [filesystem])
+
+a move that loses rights is allowed; both sides named
+explain --rw $T/a --allow create,remove,refer:$T/c --op rename $T/a/f $T/c/f
+0 allowed: rename $T/a/f to $T/c/f (from $T/a: --rw $T/a on the command line; into $T/c: --allow create,remove,refer:$T/c on the command line; it gains no right)
+
+a link needs create and refer where it lands, only refer where it is
+explain --allow read,write,truncate,ioctl,refer:$T/a --rw $T/c --op link $T/a/f $T/c/l
+0 allowed: link $T/a/f to $T/c/l (from $T/a: --allow read,write,truncate,refer,ioctl:$T/a on the command line; into $T/c: --rw $T/c on the command line; it gains no right)
+
+a link from a directory without refer: EXDEV
+explain --rw $T/a --op link $T/c/g $T/a/l
+1 denied: link $T/c/g to $T/a/l (EXDEV: a move across directories needs refer on both; no rule grants refer on $T/c or a directory above it; add: --allow refer:$T/c or 'refer = $T/c' in [filesystem])
+
+an exchange across directories under one rw rule
+explain --rw $T --op exchange $T/a/f $T/c/g
+0 allowed: exchange $T/a/f with $T/c/g (in $T/a: --rw $T on the command line; in $T/c: --rw $T on the command line; neither gains a right)
+
+an exchange where the other file would gain rights: EXDEV
+explain --rw $T/a --allow read,create,remove,refer:$T/c --op exchange $T/a/f $T/c/g
+1 denied: exchange $T/a/f with $T/c/g (EXDEV: the file $T/c/g would gain write,truncate,ioctl from --rw $T/a on the command line, which $T/c lacks; add: --allow write,truncate,ioctl:$T/c/g or 'write,truncate,ioctl = $T/c/g' in [filesystem])
+
+a deny of write: moving out from under it would gain write
+explain --rw $T --deny write:$T/c --op rename $T/c/g $T/a/g
+1 denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain write from --rw $T on the command line, which --deny write:$T/c on the command line takes away in $T/c)
+
+a deny of everything takes remove away: EACCES
+explain --rw $T --deny $T/c --op rename $T/c/g $T/a/g
+1 denied: rename $T/c/g to $T/a/g (remove,refer granted by --rw $T on the command line is taken away by --deny $T/c on the command line)
+EOF
+
 # Landlock compares the two sides up to the root of the mount the move is
 # on, then only while going up: a rule on / itself never counts for a move
 # on another mount (the guest's tmpfs /tmp), and does on /'s own
 if [ "$(stat -c %m "$T")" = / ]; then
-	expect "a rule on / counts for a move on /'s mount" 0 \
-		"allowed: rename $T/c/g to $T/a/g (from $T/c: --allow create,remove,refer:$T/c on the command line; into $T/a: --allow read,create,remove,refer:$T/a on the command line; it gains no right)" \
-		--ro / --allow "read,create,remove,refer:$T/a" --allow "create,remove,refer:$T/c" \
-		--op rename "$T/c/g" "$T/a/g"
+	name="a rule on / counts for a move on /'s mount"
+	text="0 allowed: rename $T/c/g to $T/a/g (from $T/c: --allow create,remove,refer:$T/c on the command line; into $T/a: --allow read,create,remove,refer:$T/a on the command line; it gains no right)"
 else
-	expect "a rule on / does not count for a move on another mount" 1 \
-		"denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain read from --allow read,create,remove,refer:$T/a on the command line, which $T/c lacks (a rule on / does not count for a move on another mount); add: --allow read:$T/c/g or 'read = $T/c/g' in [filesystem])" \
-		--ro / --allow "read,create,remove,refer:$T/a" --allow "create,remove,refer:$T/c" \
-		--op rename "$T/c/g" "$T/a/g"
+	name="a rule on / does not count for a move on another mount"
+	text="1 denied: rename $T/c/g to $T/a/g (EXDEV: the file $T/c/g would gain read from --allow read,create,remove,refer:$T/a on the command line, which $T/c lacks (a rule on / does not count for a move on another mount); add: --allow read:$T/c/g or 'read = $T/c/g' in [filesystem])"
 fi
-expect "a missing source: the kernel answers first" 1 \
-	"denied: rename $T/a/nope to $T/c/n ($T/a/nope does not exist (ENOENT), whatever the rules)" \
-	--rw "$T" --op rename "$T/a/nope" "$T/c/n"
-expect "a link onto an existing name: the kernel answers first" 1 \
-	"denied: link $T/a/f to $T/c/g ($T/c/g exists (EEXIST), whatever the rules)" \
-	--rw "$T" --op link "$T/a/f" "$T/c/g"
-expect "a directory into itself: the kernel answers first" 1 \
-	"denied: rename $T/a to $T/a/b/a ($T/a/b/a is inside $T/a (EINVAL), whatever the rules)" \
-	--rw "$T" --op rename "$T/a" "$T/a/b/a"
-expect "across mounts: the kernel answers first" 1 \
-	"denied: rename $T/a/f to /proc/nope (they are on different mounts (EXDEV), whatever the rules)" \
-	--rw "$T" --op rename "$T/a/f" /proc/nope
+expect "$name" "$text" \
+	--ro / --allow "read,create,remove,refer:$T/a" --allow "create,remove,refer:$T/c" \
+	--op rename "$T/c/g" "$T/a/g"
+
+cases <<EOF
+a missing source: the kernel answers first
+explain --rw $T --op rename $T/a/nope $T/c/n
+1 denied: rename $T/a/nope to $T/c/n ($T/a/nope does not exist (ENOENT), whatever the rules)
+
+a link onto an existing name: the kernel answers first
+explain --rw $T --op link $T/a/f $T/c/g
+1 denied: link $T/a/f to $T/c/g ($T/c/g exists (EEXIST), whatever the rules)
+
+a directory into itself: the kernel answers first
+explain --rw $T --op rename $T/a $T/a/b/a
+1 denied: rename $T/a to $T/a/b/a ($T/a/b/a is inside $T/a (EINVAL), whatever the rules)
+
+across mounts: the kernel answers first
+explain --rw $T --op rename $T/a/f /proc/nope
+1 denied: rename $T/a/f to /proc/nope (they are on different mounts (EXDEV), whatever the rules)
+EOF
 
 # ---- profiles ----------------------------------------------------------------
-expect "a profile rule: key, expanded path, file:line" 0 \
-	"allowed: write $T/proj/src/a.c (rw = $T/proj at ./p.profile:5)" \
-	--profile ./p.profile --op write "$T/proj/src/a.c"
-expect "an included profile's rule names the included file" 0 \
-	"allowed: read $T/c/g (rx = $T/c at ././inc.profile:2)" \
-	--profile ./p.profile "$T/c/g"
-expect "denied under a profile: the profile line to add" 1 \
-	"denied: create $T/e/n (no rule grants create on $T/e or a directory above it; add: --allow create:$T/e or 'create = $T/e' in [filesystem])" \
-	--profile ./p.profile --op create "$T/e/n"
+cases <<EOF
+a profile rule: key, expanded path, file:line
+explain --profile ./p.profile --op write $T/proj/src/a.c
+0 allowed: write $T/proj/src/a.c (rw = $T/proj at ./p.profile:5)
+
+an included profile's rule names the included file
+explain --profile ./p.profile $T/c/g
+0 allowed: read $T/c/g (rx = $T/c at ././inc.profile:2)
+
+denied under a profile: the profile line to add
+explain --profile ./p.profile --op create $T/e/n
+1 denied: create $T/e/n (no rule grants create on $T/e or a directory above it; add: --allow create:$T/e or 'create = $T/e' in [filesystem])
+EOF
 
 # ---- network -------------------------------------------------------------------
-expect "no network rule: not confined" 0 \
-	"allowed: connect-tcp 127.0.0.1:80 (the network is not confined: no network rule)" \
-	127.0.0.1:80
-expect "a port rule allows any address" 0 \
-	"allowed: connect-tcp 1.2.3.4:443 (--connect-tcp 443 on the command line)" \
-	--connect-tcp 443 1.2.3.4:443
-expect "an IPv4-mapped address is judged as IPv4" 0 \
-	"allowed: connect-tcp 10.1.2.3:443 (--connect-tcp 10.0.0.0/8:443 on the command line)" \
-	--connect-tcp 10.0.0.0/8:443 '[::ffff:10.1.2.3]:443'
-expect "outside the prefix: denied, with the rule to add" 1 \
-	"denied: connect-tcp 11.0.0.1:443 (no network rule allows connect-tcp to 11.0.0.1:443; add: --connect-tcp 11.0.0.1:443 or 'connect-tcp = 11.0.0.1:443' in [network])" \
-	--connect-tcp 10.0.0.0/8:443 11.0.0.1:443
-expect "IPv6 in a range" 0 \
-	"allowed: connect-udp [::1]:8050 (--connect-udp 8000-8099 on the command line)" \
-	--connect-udp 8000-8099 --op connect-udp '[::1]:8050'
-expect "bind to port 0 needs a rule for port 0" 1 \
-	"denied: bind-tcp 0.0.0.0:0 (port 0 is an ephemeral port, and only a rule for port 0 allows it; add: --bind-tcp 0 or 'bind-tcp = 0' in [network])" \
-	--bind-tcp 8080 --op bind-tcp 0.0.0.0:0
-expect "net = none refuses everything" 1 \
-	"denied: bind-udp 0.0.0.0:53 (--net=none on the command line refuses every bind, connect and send; drop it and add: --bind-udp 53 or 'bind-udp = 53' in [network])" \
-	--net=none --op bind-udp 0.0.0.0:53
-expect "the op must match" 1 \
-	"denied: bind-tcp 127.0.0.1:443 (no network rule allows bind-tcp to 127.0.0.1:443; add: --bind-tcp 443 or 'bind-tcp = 443' in [network])" \
-	--connect-tcp 443 --op bind-tcp 127.0.0.1:443
+cases <<EOF
+no network rule: not confined
+explain 127.0.0.1:80
+0 allowed: connect-tcp 127.0.0.1:80 (the network is not confined: no network rule)
+
+a port rule allows any address
+explain --connect-tcp 443 1.2.3.4:443
+0 allowed: connect-tcp 1.2.3.4:443 (--connect-tcp 443 on the command line)
+
+an IPv4-mapped address is judged as IPv4
+explain --connect-tcp 10.0.0.0/8:443 [::ffff:10.1.2.3]:443
+0 allowed: connect-tcp 10.1.2.3:443 (--connect-tcp 10.0.0.0/8:443 on the command line)
+
+outside the prefix: denied, with the rule to add
+explain --connect-tcp 10.0.0.0/8:443 11.0.0.1:443
+1 denied: connect-tcp 11.0.0.1:443 (no network rule allows connect-tcp to 11.0.0.1:443; add: --connect-tcp 11.0.0.1:443 or 'connect-tcp = 11.0.0.1:443' in [network])
+
+IPv6 in a range
+explain --connect-udp 8000-8099 --op connect-udp [::1]:8050
+0 allowed: connect-udp [::1]:8050 (--connect-udp 8000-8099 on the command line)
+
+bind to port 0 needs a rule for port 0
+explain --bind-tcp 8080 --op bind-tcp 0.0.0.0:0
+1 denied: bind-tcp 0.0.0.0:0 (port 0 is an ephemeral port, and only a rule for port 0 allows it; add: --bind-tcp 0 or 'bind-tcp = 0' in [network])
+
+net = none refuses everything
+explain --net=none --op bind-udp 0.0.0.0:53
+1 denied: bind-udp 0.0.0.0:53 (--net=none on the command line refuses every bind, connect and send; drop it and add: --bind-udp 53 or 'bind-udp = 53' in [network])
+
+the op must match
+explain --connect-tcp 443 --op bind-tcp 127.0.0.1:443
+1 denied: bind-tcp 127.0.0.1:443 (no network rule allows bind-tcp to 127.0.0.1:443; add: --bind-tcp 443 or 'bind-tcp = 443' in [network])
+EOF
 
 # ---- errors ------------------------------------------------------------------------
-expect_error "an unknown --op" \
-	"corral: explain: --op frob: unknown operation (read, write, exec, readdir, create, remove, truncate, ioctl, refer, rename, link, exchange, connect-tcp, bind-tcp, connect-udp, bind-udp)" \
-	--op frob "$T/a"
-expect_error "no target" \
-	"corral: explain: no PATH or ADDR:PORT given (corral explain [RULES] [--op OP] PATH|ADDR:PORT)"
-expect_error "two targets" \
-	"corral: explain: unexpected argument 'x' (one PATH or ADDR:PORT; options go before it)" \
-	"$T/a" x
-expect_error "a rule on a missing path fails as a launch would" \
-	"corral: $T/nope: No such file or directory (--ro on the command line); create it, or leave the flag out" \
-	--ro "$T/nope" "$T/a"
-expect_error "a move needs two paths" \
-	"corral: explain: --op exchange needs two paths (corral explain [RULES] --op exchange A B)" \
-	--op exchange "$T/a/f"
-expect_error "a move takes no third path" \
-	"corral: explain: unexpected argument 'x' (two paths; options go before them)" \
-	--op rename "$T/a/f" "$T/c/f" x
-expect_error "a missing directory on the way of a move" \
-	"corral: explain: $T/nope/x: cannot resolve the path as link(2) would: No such file or directory" \
-	--op link "$T/a/f" "$T/nope/x"
-expect_error "a missing directory on the way" \
-	"corral: explain: $T/nope/x: cannot resolve the path as open(2) would: No such file or directory" \
-	"$T/nope/x"
-expect_error "a network op needs an address and a port" \
-	"corral: explain: 443: expected one address and one port, e.g. 127.0.0.1:5432 or [::1]:8080 (host names are resolved only at launch)" \
-	--op connect-tcp 443
+cases <<EOF
+an unknown --op
+explain --op frob $T/a
+125 corral: explain: --op frob: unknown operation (read, write, exec, readdir, create, remove, truncate, ioctl, refer, rename, link, exchange, connect-tcp, bind-tcp, connect-udp, bind-udp)
+
+no target
+explain
+125 corral: explain: no PATH or ADDR:PORT given (corral explain [RULES] [--op OP] PATH|ADDR:PORT)
+
+two targets
+explain $T/a x
+125 corral: explain: unexpected argument 'x' (one PATH or ADDR:PORT; options go before it)
+
+a rule on a missing path fails as a launch would
+explain --ro $T/nope $T/a
+125 corral: $T/nope: No such file or directory (--ro on the command line); create it, or leave the flag out
+
+a move needs two paths
+explain --op exchange $T/a/f
+125 corral: explain: --op exchange needs two paths (corral explain [RULES] --op exchange A B)
+
+a move takes no third path
+explain --op rename $T/a/f $T/c/f x
+125 corral: explain: unexpected argument 'x' (two paths; options go before them)
+
+a missing directory on the way of a move
+explain --op link $T/a/f $T/nope/x
+125 corral: explain: $T/nope/x: cannot resolve the path as link(2) would: No such file or directory
+
+a missing directory on the way
+explain $T/nope/x
+125 corral: explain: $T/nope/x: cannot resolve the path as open(2) would: No such file or directory
+
+a network op needs an address and a port
+explain --op connect-tcp 443
+125 corral: explain: 443: expected one address and one port, e.g. 127.0.0.1:5432 or [::1]:8080 (host names are resolved only at launch)
+EOF
+
 out=$("$CORRAL" --op read true 2>&1)
 is "$out (exit $?)" "corral: --op only applies to 'corral explain' (exit 125)" \
 	"--op outside explain is an error"

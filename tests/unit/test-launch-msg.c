@@ -32,23 +32,10 @@ static char why[160];
 static void raw_send(int sock, const void *buf, size_t len, const int *fds,
 		     size_t n_fds)
 {
-	char control[CMSG_SPACE(sizeof(int) * (LAUNCH_FDS_PER_MSG + 8))];
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *c;
+	int r = launch_msg_send_raw(sock, buf, len, fds, n_fds);
 
-	if (n_fds) {
-		memset(control, 0, sizeof(control));
-		mh.msg_control = control;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
-	}
-	if (sendmsg(sock, &mh, 0) < 0) {
-		perror("sendmsg");
+	if (r < 0) {
+		fprintf(stderr, "sendmsg: %s\n", strerror(-r));
 		exit(2);
 	}
 }

@@ -53,19 +53,23 @@ static const struct {
 	{ "[::]:1-2", "[::]:1-2", 6, 128, 1, 2 },
 };
 
-/* Invalid rules: the exact reason given. */
-static const struct {
+/* An invalid rule or list item, and the exact reason given. */
+struct refusal {
 	const char *text;
 	const char *why;
-} bad[] = {
-	{ "65536", "bad port '65536' (a port is 0 to 65535, a range "
-		   "LOW-HIGH, or * for all)" },
-	{ "-1", "bad port '-1' (a port is 0 to 65535, a range LOW-HIGH, "
-		"or * for all)" },
-	{ "080", "bad port '080' (a port is 0 to 65535, a range LOW-HIGH, "
-		 "or * for all)" },
-	{ "80-", "bad port '80-' (a port is 0 to 65535, a range LOW-HIGH, "
-		 "or * for all)" },
+};
+
+/* The reasons most refusals below give, around the word refused */
+#define BAD_PORT(p) "bad port '" p "' (a port is 0 to 65535, a range " \
+		    "LOW-HIGH, or * for all)"
+#define BAD_HOST(h) "bad host name '" h "' (letters, digits, '-' and " \
+		    "'.', e.g. github.com:443)"
+
+static const struct refusal bad[] = {
+	{ "65536", BAD_PORT("65536") },
+	{ "-1", BAD_PORT("-1") },
+	{ "080", BAD_PORT("080") },
+	{ "80-", BAD_PORT("80-") },
 	{ "9-8", "bad port range '9-8' (write the lower port first)" },
 	{ "1.2.3.4:", "no port (write ADDRESS:PORT, or PORT)" },
 	{ "1.2.3:80", "bad IPv4 address '1.2.3' (IPv6 goes in brackets: "
@@ -188,6 +192,17 @@ static void expect_error(const char *text, const char *want,
 	parsed_free(&p);
 }
 
+/* @text sets the network mode @mode (and none keeps no rule) */
+static void expect_mode(const char *text, enum policy_net_mode mode,
+			const char *name)
+{
+	struct parsed p = parse_text(text);
+
+	TAP_OK(policy_net_mode(&p.policy) == mode &&
+	       (mode != POLICY_NET_NONE || !p.policy.n_net), "%s", name);
+	parsed_free(&p);
+}
+
 static void test_profile(void)
 {
 	struct parsed p = parse_text("[network]\n"
@@ -207,24 +222,13 @@ static void test_profile(void)
 	       "each rule keeps its line and op");
 	parsed_free(&p);
 
-	p = parse_text("[filesystem]\nro = /usr\n");
-	TAP_EQ(POLICY_NET_ALL, policy_net_mode(&p.policy),
-	       "no network rule anywhere: net = all");
-	parsed_free(&p);
-
-	p = parse_text("[network]\nnet = none\n");
-	TAP_OK(policy_net_mode(&p.policy) == POLICY_NET_NONE && !p.policy.n_net,
-	       "net = none");
-	parsed_free(&p);
-
-	p = parse_text("[network]\nconnect-tcp = 1\nnet = all\n");
-	TAP_EQ(POLICY_NET_ALL, policy_net_mode(&p.policy),
-	       "a later net = all replaces the implied rules");
-	parsed_free(&p);
-
+	expect_mode("[filesystem]\nro = /usr\n", POLICY_NET_ALL,
+		    "no network rule anywhere: net = all");
+	expect_mode("[network]\nnet = none\n", POLICY_NET_NONE, "net = none");
+	expect_mode("[network]\nconnect-tcp = 1\nnet = all\n", POLICY_NET_ALL,
+		    "a later net = all replaces the implied rules");
 	expect_error("[network]\nconnect-tcp = 443\nbind-tcp = 70000\n",
-		     "t.profile:3: bind-tcp: bad port '70000' (a port is 0 to "
-		     "65535, a range LOW-HIGH, or * for all)",
+		     "t.profile:3: bind-tcp: " BAD_PORT("70000"),
 		     "a bad port is an error on its line");
 	expect_error("[network]\nconnect-udp = 1.2.3.4:53,\n  fe80::1:53\n",
 		     "t.profile:3: connect-udp: 'fe80::1:53': an IPv6 address "
@@ -266,13 +270,32 @@ static void test_too_many(void)
 	parsed_free(&p);
 }
 
+/*
+ * --print-profile's text for @policy: passes @name if it holds @want
+ * (else shows all of it).  The caller frees it.
+ */
+static char *printed(const struct policy *policy,
+		     const struct profile_result *res, const char *want,
+		     const char *name)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	profile_print(out, policy, res);
+	fclose(out);
+	TAP_OK(strstr(text, want) != NULL, "%s", name);
+	if (!strstr(text, want))
+		printf("# %s", text);
+	return text;
+}
+
 static void test_flags(void)
 {
 	struct corral_opts o;
 	struct profile_result res = { 0 };
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out;
+	struct parsed q;
+	char *text;
 
 	TAP_EQ(0, cli_parse(8, ARGV("--connect-tcp", "443,[::1]:80",
 				    "--bind-udp", "0", "--net=none", "--",
@@ -297,26 +320,17 @@ static void test_flags(void)
 	cli_parse(6, ARGV("--connect-tcp", "22", "--print-profile",
 			  "--bind-tcp", "127.0.0.1:8080-8081"), &o, stdout);
 	TAP_EQ(0, cli_load_profiles(&o, &env, &res), "flags merge");
-	out = open_memstream(&text, &size);
-	profile_print(out, &o.policy, &res);
-	fclose(out);
-	TAP_OK(strstr(text, "\n[network]\n"
-			    "net = rules                              ; implied by --connect-tcp on the command line\n"
-			    "connect-tcp = 22                         ; --connect-tcp on the command line\n"
-			    "bind-tcp = 127.0.0.1:8080-8081           ; --bind-tcp on the command line\n") != NULL,
-	       "--print-profile shows [network] with origins");
-	if (!strstr(text, "[network]"))
-		printf("# %s", text);
-	{
-		struct parsed q = parse_text(text);
-
-		TAP_OK(q.r == 0 && q.policy.n_net == 2 &&
-		       !memcmp(q.policy.net, o.policy.net,
-			       2 * sizeof(*q.policy.net)) &&
-		       q.policy.net_mode == POLICY_NET_RULES,
-		       "and reads back as the same rules");
-		parsed_free(&q);
-	}
+	text = printed(&o.policy, &res, "\n[network]\n"
+		       "net = rules                              ; implied by --connect-tcp on the command line\n"
+		       "connect-tcp = 22                         ; --connect-tcp on the command line\n"
+		       "bind-tcp = 127.0.0.1:8080-8081           ; --bind-tcp on the command line\n",
+		       "--print-profile shows [network] with origins");
+	q = parse_text(text);
+	TAP_OK(q.r == 0 && q.policy.n_net == 2 &&
+	       !memcmp(q.policy.net, o.policy.net, 2 * sizeof(*q.policy.net)) &&
+	       q.policy.net_mode == POLICY_NET_RULES,
+	       "and reads back as the same rules");
+	parsed_free(&q);
 	free(text);
 	cli_free(&o);
 	profile_result_free(&res);
@@ -338,25 +352,17 @@ static const struct {
 };
 
 /* Items that look like names but are not valid rules. */
-static const struct {
-	const char *text;
-	const char *why;
-} bad_hosts[] = {
-	{ "exa_mple.org:443", "bad host name 'exa_mple.org' (letters, digits, "
-			      "'-' and '.', e.g. github.com:443)" },
-	{ "a-.org:1", "bad host name 'a-.org' (letters, digits, '-' and '.', "
-		      "e.g. github.com:443)" },
-	{ "a..org:1", "bad host name 'a..org' (letters, digits, '-' and '.', "
-		      "e.g. github.com:443)" },
+static const struct refusal bad_hosts[] = {
+	{ "exa_mple.org:443", BAD_HOST("exa_mple.org") },
+	{ "a-.org:1", BAD_HOST("a-.org") },
+	{ "a..org:1", BAD_HOST("a..org") },
 	{ "localhost:", "no port (write ADDRESS:PORT, or PORT)" },
-	{ "localhost:http", "bad port 'http' (a port is 0 to 65535, a range "
-			    "LOW-HIGH, or * for all)" },
+	{ "localhost:http", BAD_PORT("http") },
 	{ "-127.0.0.1:80", "'-127.0.0.1:80': only a host name can be made "
 			   "optional with '-'" },
 	{ "1.2.3:80", "bad IPv4 address '1.2.3' (IPv6 goes in brackets: "
 		      "[::1]:80)" },
-	{ "example.123:80", "bad host name 'example.123' (letters, digits, "
-			    "'-' and '.', e.g. github.com:443)" },
+	{ "example.123:80", BAD_HOST("example.123") },
 };
 
 static void test_host_items(void)
@@ -506,9 +512,8 @@ static void test_print_hosts(void)
 				     "connect-tcp = localhost:80\n"
 				     "connect-tcp = -gone.invalid:443\n");
 	struct policy_net_host *h = p.policy.hosts;
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out;
+	struct parsed q;
+	char *text;
 
 	h[0].resolved = h[1].resolved = true;
 	h[0].n_addrs = 2;
@@ -519,23 +524,17 @@ static void test_print_hosts(void)
 	h[0].addrs[1].family = 6;
 	inet_pton(AF_INET6, "::1", h[0].addrs[1].addr);
 	h[1].error = strdup("Name or service not known");
-	out = open_memstream(&text, &size);
-	profile_print(out, &p.policy, &p.result);
-	fclose(out);
-	TAP_OK(strstr(text, "\nconnect-tcp = localhost:80               ; t.profile:2\n"
-			    ";   localhost: 127.0.0.1, ::1 (resolved now; each launch resolves again)\n"
-			    "connect-tcp = -gone.invalid:443          ; t.profile:3\n"
-			    ";   gone.invalid: Name or service not known (skipped)\n") != NULL,
-	       "--print-profile shows each name as written, then its addresses");
-	if (!strstr(text, "localhost: 127"))
-		printf("# %s", text);
-	{
-		struct parsed q = parse_text(text);
-
-		TAP_OK(q.r == 0 && q.policy.n_hosts == 2 && q.policy.hosts[1].optional,
-		       "and reads back as the same names");
-		parsed_free(&q);
-	}
+	text = printed(&p.policy, &p.result,
+		       "\nconnect-tcp = localhost:80               ; t.profile:2\n"
+		       ";   localhost: 127.0.0.1, ::1 (resolved now; each launch resolves again)\n"
+		       "connect-tcp = -gone.invalid:443          ; t.profile:3\n"
+		       ";   gone.invalid: Name or service not known (skipped)\n",
+		       "--print-profile shows each name as written, then its "
+		       "addresses");
+	q = parse_text(text);
+	TAP_OK(q.r == 0 && q.policy.n_hosts == 2 && q.policy.hosts[1].optional,
+	       "and reads back as the same names");
+	parsed_free(&q);
 	free(text);
 	parsed_free(&p);
 }
