@@ -350,44 +350,43 @@ static bool is_move_op(const char *op)
 		      !strcmp(op, "exchange"));
 }
 
-/* explain --op rename|link|exchange: exactly two paths. */
-static int finish_explain_move(int argc, char **argv,
-			       struct corral_opts *opts)
+/*
+ * explain's operands: exactly @n after the options.  @missing: what to
+ * say when there are fewer; @which: what they are, when there are more.
+ */
+static int explain_operands(int argc, char **argv, struct corral_opts *opts,
+			    int n, const char *missing, const char *which)
 {
-	if (argc - optind < 2) {
-		warn_msg("explain: --op %s needs two paths (corral explain "
-			 "[RULES] --op %s %s)", opts->explain_op,
-			 opts->explain_op,
-			 strcmp(opts->explain_op, "exchange") ? "SRC DST" :
-								"A B");
+	if (argc - optind < n) {
+		warn_msg("explain: %s", missing);
 		return -EINVAL;
 	}
-	if (argc - optind > 2) {
-		warn_msg("explain: unexpected argument '%s' (two paths; "
-			 "options go before them)", argv[optind + 2]);
+	if (argc - optind > n) {
+		warn_msg("explain: unexpected argument '%s' (%s; options go "
+			 "before %s)", argv[optind + n], which,
+			 n == 1 ? "it" : "them");
 		return -EINVAL;
 	}
 	opts->argv = argv + optind;
 	return 0;
 }
 
-/* explain [RULES] [--op OP] TARGET: exactly one path or address. */
+/* explain [RULES] [--op OP] TARGET: one path or address, two for a move. */
 static int finish_explain(int argc, char **argv, struct corral_opts *opts)
 {
-	if (is_move_op(opts->explain_op))
-		return finish_explain_move(argc, argv, opts);
-	if (optind >= argc) {
-		warn_msg("explain: no PATH or ADDR:PORT given (corral explain "
-			 "[RULES] [--op OP] PATH|ADDR:PORT)");
-		return -EINVAL;
-	}
-	if (optind + 1 < argc) {
-		warn_msg("explain: unexpected argument '%s' (one PATH or "
-			 "ADDR:PORT; options go before it)", argv[optind + 1]);
-		return -EINVAL;
-	}
-	opts->argv = argv + optind;
-	return 0;
+	const char *op = opts->explain_op;
+	char missing[160];
+
+	if (!is_move_op(op))
+		return explain_operands(argc, argv, opts, 1,
+					"no PATH or ADDR:PORT given (corral "
+					"explain [RULES] [--op OP] "
+					"PATH|ADDR:PORT)",
+					"one PATH or ADDR:PORT");
+	snprintf(missing, sizeof(missing), "--op %s needs two paths (corral "
+		 "explain [RULES] --op %s %s)", op, op,
+		 strcmp(op, "exchange") ? "SRC DST" : "A B");
+	return explain_operands(argc, argv, opts, 2, missing, "two paths");
 }
 
 static int finish(int argc, char **argv, struct corral_opts *opts)
