@@ -438,16 +438,13 @@ int BPF_PROG(corral_socket_setsockopt, struct socket *sock, int level,
  * listen(2) on a TCP socket never bound binds an ephemeral port on every
  * address: judged as bind-tcp to port 0, as an explicit bind would be.
  */
-SEC("lsm/socket_listen")
-int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
+/* listen(2) on an unbound TCP socket binds an ephemeral port. */
+static __always_inline int check_listen(struct socket *sock)
 {
 	struct net_access a = { .op = CORRAL_NET_BIND_TCP };
 	struct net_sock s;
-	int r;
+	int r = net_sock(sock, &s);
 
-	if (ret)
-		return ret;
-	r = net_sock(sock, &s);
 	if (r <= 0)
 		return r;
 	if (s.kind != SOCK_TCP)
@@ -456,6 +453,12 @@ int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
 		return 0;       /* bound: judged at bind */
 	a.family = s.family == AF_INET6 ? 6 : 4;
 	return check_net(s.t, &a, s.family, s.type, s.protocol);
+}
+
+SEC("lsm/socket_listen")
+int BPF_PROG(corral_socket_listen, struct socket *sock, int backlog, int ret)
+{
+	return ret ? ret : check_listen(sock);
 }
 
 /*
