@@ -45,39 +45,15 @@ int ring_setup(struct ring *r, unsigned flags, int wq_fd)
 
 #define RING_U32(r, base, off) ((unsigned *)((char *)(r)->base + (r)->p.off))
 
-/* Submits one IORING_OP_OPENAT and returns its result (fd or -errno). */
-static int ring_open(struct ring *r, const char *path, int flags,
-		     unsigned sqe_flags, unsigned personality)
+/* The completion of the one request in flight: its result, or -ETIMEDOUT. */
+static int ring_reap(struct ring *r)
 {
-	unsigned *tail = RING_U32(r, sq, sq_off.tail);
-	unsigned *mask = RING_U32(r, sq, sq_off.ring_mask);
-	unsigned *array = RING_U32(r, sq, sq_off.array);
 	unsigned *cq_head = RING_U32(r, cq, cq_off.head);
 	unsigned *cq_tail = RING_U32(r, cq, cq_off.tail);
 	unsigned *cq_mask = RING_U32(r, cq, cq_off.ring_mask);
-	struct io_uring_sqe *sqe = &r->sqes[0];
 	struct io_uring_cqe *cqe;
 	int res;
 
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = IORING_OP_OPENAT;
-	sqe->fd = AT_FDCWD;
-	sqe->addr = (uint64_t)(uintptr_t)path;
-	sqe->open_flags = (unsigned)flags | O_CLOEXEC;
-	sqe->len = 0;
-	sqe->flags = (uint8_t)sqe_flags;
-	sqe->personality = (uint16_t)personality;
-	array[*tail & *mask] = 0;
-	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < 500; i++) {
-		if (syscall(SYS_io_uring_enter, r->fd, 1, 1,
-			    IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP,
-			    NULL, 0) < 0)
-			return -err();
-		if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) != *cq_head)
-			break;
-		usleep(10000);
-	}
 	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head)
 		return -ETIMEDOUT;
 	cqe = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes) +
@@ -88,33 +64,59 @@ static int ring_open(struct ring *r, const char *path, int flags,
 }
 
 /*
- * Submits @sqe (copied into slot 0) and waits for its completion; returns
- * its result (>= 0 or -errno).
+ * Queues @in (copied into slot 0) and enters the ring up to @tries times,
+ * 10ms apart, until it completes: a polling thread may not have seen the
+ * request yet when io_uring_enter returns.  Returns the result or -errno.
  */
-int ring_submit(struct ring *r, const struct io_uring_sqe *in)
+static int ring_run(struct ring *r, const struct io_uring_sqe *in,
+		    unsigned enter_flags, int tries)
 {
 	unsigned *tail = RING_U32(r, sq, sq_off.tail);
 	unsigned *mask = RING_U32(r, sq, sq_off.ring_mask);
 	unsigned *array = RING_U32(r, sq, sq_off.array);
 	unsigned *cq_head = RING_U32(r, cq, cq_off.head);
 	unsigned *cq_tail = RING_U32(r, cq, cq_off.tail);
-	unsigned *cq_mask = RING_U32(r, cq, cq_off.ring_mask);
-	struct io_uring_cqe *cqe;
-	int res;
 
 	r->sqes[0] = *in;
 	array[*tail & *mask] = 0;
 	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	if (syscall(SYS_io_uring_enter, r->fd, 1, 1, IORING_ENTER_GETEVENTS,
-		    NULL, 0) < 0)
-		return -err();
-	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head)
-		return -ETIMEDOUT;
-	cqe = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes) +
-	      (*cq_head & *cq_mask);
-	res = cqe->res;
-	__atomic_store_n(cq_head, *cq_head + 1, __ATOMIC_RELEASE);
-	return res;
+	while (tries--) {
+		if (syscall(SYS_io_uring_enter, r->fd, 1, 1, enter_flags,
+			    NULL, 0) < 0)
+			return -err();
+		if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) != *cq_head)
+			break;
+		if (tries)
+			usleep(10000);
+	}
+	return ring_reap(r);
+}
+
+/* Submits one IORING_OP_OPENAT and returns its result (fd or -errno). */
+static int ring_open(struct ring *r, const char *path, int flags,
+		     unsigned sqe_flags, unsigned personality)
+{
+	struct io_uring_sqe sqe;
+
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_OPENAT;
+	sqe.fd = AT_FDCWD;
+	sqe.addr = (uint64_t)(uintptr_t)path;
+	sqe.open_flags = (unsigned)flags | O_CLOEXEC;
+	sqe.len = 0;
+	sqe.flags = (uint8_t)sqe_flags;
+	sqe.personality = (uint16_t)personality;
+	return ring_run(r, &sqe, IORING_ENTER_GETEVENTS |
+			IORING_ENTER_SQ_WAKEUP, 500);
+}
+
+/*
+ * Submits @sqe (copied into slot 0) and waits for its completion; returns
+ * its result (>= 0 or -errno).
+ */
+int ring_submit(struct ring *r, const struct io_uring_sqe *in)
+{
+	return ring_run(r, in, IORING_ENTER_GETEVENTS, 1);
 }
 
 /* A new struct cred, same ids: what makes io_uring override them later. */
