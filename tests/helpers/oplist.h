@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -89,6 +91,25 @@ static inline const char *errno_name(int e, char *buf, size_t len)
 static inline int err(void)
 {
 	return errno ? errno : EIO;
+}
+
+/*
+ * 0 once @path exists, ETIMEDOUT after 3000 looks @ms apart: how a
+ * sandboxed op waits for the suite's go-ahead, since stat is not checked
+ * by a sandbox.
+ */
+static inline int wait_file(const char *path, long ms)
+{
+	struct timespec ts = { 0, ms * 1000 * 1000 };
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		if (stat(path, &st) == 0)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return ETIMEDOUT;
 }
 
 static inline int oplist_usage(const struct oplist *l, const char *msg,

@@ -249,12 +249,10 @@ enum { OP_FORK_READ, OP_THREAD_READ, OP_SLEEP_READ, OP_WAIT_FILE };
 
 static int op_proc(int op, char **arg, char *info)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	pthread_t t;
 	void *res;
-	struct stat st;
 	pid_t pid;
-	int status, i;
+	int status;
 
 	(void)info;
 	switch (op) {
@@ -276,13 +274,8 @@ static int op_proc(int op, char **arg, char *info)
 	case OP_SLEEP_READ:
 		sleep((unsigned)atoi(arg[0]));
 		return op_open(OP_READ, arg + 1, NULL);
-	case OP_WAIT_FILE:	/* stat is not checked by a sandbox */
-		for (i = 0; i < 3000; i++) {
-			if (stat(arg[0], &st) == 0)
-				return 0;
-			nanosleep(&ts, NULL);
-		}
-		return ETIMEDOUT;
+	case OP_WAIT_FILE:
+		return wait_file(arg[0], 10);
 	default:
 		return EINVAL;
 	}
