@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -110,6 +111,31 @@ static inline int wait_file(const char *path, long ms)
 		nanosleep(&ts, NULL);
 	}
 	return ETIMEDOUT;
+}
+
+/*
+ * A forked child's exec failed: tell the parent why on @efd (the write
+ * end of a close-on-exec pipe, which a successful exec closes instead).
+ */
+static inline void exec_failed(int efd)
+{
+	int e = errno;
+
+	if (write(efd, &e, sizeof(e)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+/* The parent's side: closes @epipe and returns exec's errno, 0 if it ran. */
+static inline int exec_errno(int epipe[2])
+{
+	int e = 0;
+
+	close(epipe[1]);
+	if (read(epipe[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
+		e = 0;	/* closed by a successful exec */
+	close(epipe[0]);
+	return e;
 }
 
 static inline int oplist_usage(const struct oplist *l, const char *msg,

@@ -201,7 +201,7 @@ static int op_mount(int op, char **arg, char *info)
 static int op_exec(int op, char **arg, char *info)
 {
 	char *argv[] = { arg[0], NULL };
-	int pfd[2], e = 0, devnull;
+	int pfd[2], e, devnull;
 	pid_t pid;
 
 	(void)op;
@@ -223,17 +223,11 @@ static int op_exec(int op, char **arg, char *info)
 			close(2);
 		}
 		execve(arg[0], argv, environ);
-		e = errno;
-		if (write(pfd[1], &e, sizeof(e)) < 0)
-			_exit(126);
-		_exit(127);
+		exec_failed(pfd[1]);
 	}
-	close(pfd[1]);
 	if (devnull >= 0)
 		close(devnull);
-	if (read(pfd[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
-		e = 0;	/* pipe closed by a successful execve */
-	close(pfd[0]);
+	e = exec_errno(pfd);
 	waitpid(pid, NULL, 0);
 	return e;
 }
