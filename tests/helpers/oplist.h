@@ -36,14 +36,30 @@ struct op {
 	int op;		/* which of fn's operations */
 };
 
+/*
+ * A command of a helper's own, "NAME ARGS...", run alone instead of ops
+ * (escape pty-run, attack fown-prep): at least @min words after NAME,
+ * else the usage with @short_msg.
+ */
+struct opcmd {
+	const char *name;
+	int min;
+	int (*fn)(char **argv);
+	const char *short_msg;
+};
+
 struct oplist {
 	const char *prog;
 	const char *usage;	/* more usage lines, each ending in '\n' */
 	const struct op *ops;
 	int n;
+	const struct opcmd *cmds;
+	int n_cmds;
 };
 
-#define OPLIST(prog, usage, ops) { prog, usage, ops, ARRAY_SIZE(ops) }
+#define OPLIST(prog, usage, ops) { prog, usage, ops, ARRAY_SIZE(ops), NULL, 0 }
+#define OPLIST_CMDS(prog, usage, ops, cmds) \
+	{ prog, usage, ops, ARRAY_SIZE(ops), cmds, ARRAY_SIZE(cmds) }
 
 /*
  * The names each helper knew, all together, so that none prints another
@@ -208,13 +224,20 @@ static inline void oplist_print(const struct op *op, char **arg, int e,
 	fflush(stdout);
 }
 
-/* The whole command line, after the helper's own special cases. */
+/* The whole command line: one of the helper's commands, or ops. */
 static inline int oplist_main(const struct oplist *l, int argc, char **argv)
 {
 	char info[INFO_LEN];
 	const struct op *op;
 	int i, e;
 
+	for (i = 0; argc > 1 && i < l->n_cmds; i++) {
+		if (strcmp(argv[1], l->cmds[i].name))
+			continue;
+		if (argc - 2 < l->cmds[i].min)
+			return oplist_usage(l, l->cmds[i].short_msg, NULL);
+		return l->cmds[i].fn(argv + 2);
+	}
 	if (argc < 2)
 		return oplist_usage(l, "no operation", NULL);
 	if (oplist_validate(l, argc, argv))
