@@ -74,16 +74,12 @@ static int exec_ids(const char *path, int fd, char *info)
 	ssize_t n;
 	pid_t pid;
 
-	if (pipe2(epipe, O_CLOEXEC) < 0)
-		return err();
 	if (pipe(opipe) < 0)
 		return err();
-	fflush(NULL);
-	pid = fork();
+	pid = exec_fork(epipe);
 	if (pid < 0)
 		return err();
 	if (pid == 0) {
-		close(epipe[0]);
 		close(opipe[0]);
 		dup2(opipe[1], 1);
 		close(opipe[1]);

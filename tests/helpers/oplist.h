@@ -15,6 +15,7 @@
 #define CORRAL_TESTS_OPLIST_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -140,6 +141,24 @@ static inline void exec_failed(int efd)
 	if (write(efd, &e, sizeof(e)) < 0)
 		_exit(126);
 	_exit(127);
+}
+
+/*
+ * Makes @epipe (close-on-exec) and forks, stdio flushed so that nothing
+ * prints twice; the child closes the read end.  fork's result, -1 (errno
+ * set) if either call fails.
+ */
+static inline pid_t exec_fork(int epipe[2])
+{
+	pid_t pid;
+
+	if (pipe2(epipe, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		close(epipe[0]);
+	return pid;
 }
 
 /* The parent's side: closes @epipe and returns exec's errno, 0 if it ran. */

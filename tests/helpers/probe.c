@@ -206,15 +206,11 @@ static int op_exec(int op, char **arg, char *info)
 
 	(void)op;
 	(void)info;
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return err();
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	fflush(NULL);
-	pid = fork();
+	pid = exec_fork(pfd);
 	if (pid < 0)
 		return err();
 	if (pid == 0) {
-		close(pfd[0]);
 		if (devnull >= 0) {
 			dup2(devnull, 1);
 			dup2(devnull, 2);
