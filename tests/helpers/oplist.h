@@ -2,8 +2,11 @@
 /*
  * oplist.h: what the guest helpers probe, escape and netprobe share: errno
  * names and the "OP ARGS [+ OP ARGS ...]" command line, one result line
- * "<op> <args>: RESULT" per operation.  netprobe has a driver of its own
- * (see its main) and uses the table, oplist_find and oplist_print only.
+ * "<op> <args>: RESULT" per operation, a helper's own commands run
+ * instead (struct opcmd), and the steps several ops take: waiting for a
+ * file, forking a child that execs and reporting exec's errno.  netprobe
+ * has a driver of its own (see its main) and uses the table, oplist_find
+ * and oplist_print only.
  *
  * A header, not a .c file: each helper is built from its own source files
  * alone (NAME.c, and NAME_*.c where it has more) into a static binary
