@@ -35,7 +35,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,9 +90,16 @@ static const struct op ops[] = {
 	{ "udp-fd-sendto", 3, op_udp, OP_UDP_FD_SENDTO },
 };
 
+static int kill_sweep(char **argv);
+
+static const struct opcmd cmds[] = {
+	{ "fown-prep", 3, fown_prep, "fown-prep needs PATH PID CMD" },
+	{ "kill-sweep", 4, kill_sweep, "kill-sweep needs FROM TO STEP CMD" },
+};
+
 static const struct oplist list =
-	OPLIST("attack", "       attack fown-prep PATH|pipe PID CMD...\n"
-		"       attack kill-sweep FROM TO STEP CMD...\n", ops);
+	OPLIST_CMDS("attack", "       attack fown-prep PATH|pipe PID CMD...\n"
+		    "       attack kill-sweep FROM TO STEP CMD...\n", ops, cmds);
 
 /* ---- killing a launcher at every point ------------------------------- */
 
@@ -158,17 +164,5 @@ static int kill_sweep(char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "fown-prep") == 0) {
-		if (argc < 5)
-			return oplist_usage(&list, "fown-prep needs PATH PID CMD",
-					    NULL);
-		return fown_prep(argv + 2);
-	}
-	if (argc > 1 && strcmp(argv[1], "kill-sweep") == 0) {
-		if (argc < 6)
-			return oplist_usage(&list, "kill-sweep needs FROM TO "
-					    "STEP CMD", NULL);
-		return kill_sweep(argv + 2);
-	}
 	return oplist_main(&list, argc, argv);
 }

@@ -2,25 +2,15 @@
 /*
  * attack.h - what the files of the attack helper share: the ops its
  * table (attack.c) runs, grouped by file, the operations each op
- * function tells apart, and the io_uring ring and steps several use.
+ * function tells apart, and the steps several use (the io_uring ring is
+ * in uring.h).
  */
 #ifndef CORRAL_HELPERS_ATTACK_H
 #define CORRAL_HELPERS_ATTACK_H
 
-#include <linux/io_uring.h>
 #include <sys/types.h>
 
-/* attack_uring.c: a ring of 4 entries, its rings and entries mapped */
-struct ring {
-	int fd;
-	struct io_uring_params p;
-	void *sq, *cq;
-	struct io_uring_sqe *sqes;
-};
-
-int ring_setup(struct ring *r, unsigned flags, int wq_fd);
-/* Submits @in and waits for its completion: its result (>= 0 or -errno) */
-int ring_submit(struct ring *r, const struct io_uring_sqe *in);
+/* attack_uring.c */
 /* A new struct cred, same ids: what makes io_uring override them later. */
 int new_creds(void);
 

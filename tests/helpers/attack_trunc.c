@@ -12,6 +12,7 @@
 
 #include "attack.h"
 #include "oplist.h"
+#include "uring.h"
 
 #ifndef IORING_OP_FTRUNCATE
 #define IORING_OP_FTRUNCATE 55          /* since 6.9 */

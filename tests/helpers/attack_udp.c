@@ -18,6 +18,7 @@
 #include "attack.h"
 #include "inet_addr.h"
 #include "oplist.h"
+#include "uring.h"
 
 /* The port @fd is bound to, 0 if none */
 static int udp_port(int fd)

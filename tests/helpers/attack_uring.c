@@ -8,113 +8,30 @@
 #include <linux/io_uring.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "attack.h"
 #include "oplist.h"
-
-int ring_setup(struct ring *r, unsigned flags, int wq_fd)
-{
-	size_t sq_len, cq_len;
-
-	memset(r, 0, sizeof(*r));
-	r->p.flags = flags;
-	r->p.wq_fd = (unsigned)wq_fd;
-	r->p.sq_thread_idle = 2000;
-	r->fd = (int)syscall(SYS_io_uring_setup, 4, &r->p);
-	if (r->fd < 0)
-		return err();
-	sq_len = r->p.sq_off.array + r->p.sq_entries * sizeof(unsigned);
-	cq_len = r->p.cq_off.cqes +
-		 r->p.cq_entries * sizeof(struct io_uring_cqe);
-	if (cq_len > sq_len)
-		sq_len = cq_len;
-	r->sq = r->cq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE,
-			     MAP_SHARED | MAP_POPULATE, r->fd,
-			     IORING_OFF_SQ_RING);
-	r->sqes = mmap(NULL, r->p.sq_entries * sizeof(struct io_uring_sqe),
-		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-		       r->fd, IORING_OFF_SQES);
-	if (r->sq == MAP_FAILED || r->sqes == MAP_FAILED)
-		return err();
-	return 0;
-}
-
-#define RING_U32(r, base, off) ((unsigned *)((char *)(r)->base + (r)->p.off))
+#include "uring.h"
 
 /* Submits one IORING_OP_OPENAT and returns its result (fd or -errno). */
 static int ring_open(struct ring *r, const char *path, int flags,
 		     unsigned sqe_flags, unsigned personality)
 {
-	unsigned *tail = RING_U32(r, sq, sq_off.tail);
-	unsigned *mask = RING_U32(r, sq, sq_off.ring_mask);
-	unsigned *array = RING_U32(r, sq, sq_off.array);
-	unsigned *cq_head = RING_U32(r, cq, cq_off.head);
-	unsigned *cq_tail = RING_U32(r, cq, cq_off.tail);
-	unsigned *cq_mask = RING_U32(r, cq, cq_off.ring_mask);
-	struct io_uring_sqe *sqe = &r->sqes[0];
-	struct io_uring_cqe *cqe;
-	int res;
+	struct io_uring_sqe sqe;
 
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = IORING_OP_OPENAT;
-	sqe->fd = AT_FDCWD;
-	sqe->addr = (uint64_t)(uintptr_t)path;
-	sqe->open_flags = (unsigned)flags | O_CLOEXEC;
-	sqe->len = 0;
-	sqe->flags = (uint8_t)sqe_flags;
-	sqe->personality = (uint16_t)personality;
-	array[*tail & *mask] = 0;
-	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < 500; i++) {
-		if (syscall(SYS_io_uring_enter, r->fd, 1, 1,
-			    IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP,
-			    NULL, 0) < 0)
-			return -err();
-		if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) != *cq_head)
-			break;
-		usleep(10000);
-	}
-	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head)
-		return -ETIMEDOUT;
-	cqe = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes) +
-	      (*cq_head & *cq_mask);
-	res = cqe->res;
-	__atomic_store_n(cq_head, *cq_head + 1, __ATOMIC_RELEASE);
-	return res;
-}
-
-/*
- * Submits @sqe (copied into slot 0) and waits for its completion; returns
- * its result (>= 0 or -errno).
- */
-int ring_submit(struct ring *r, const struct io_uring_sqe *in)
-{
-	unsigned *tail = RING_U32(r, sq, sq_off.tail);
-	unsigned *mask = RING_U32(r, sq, sq_off.ring_mask);
-	unsigned *array = RING_U32(r, sq, sq_off.array);
-	unsigned *cq_head = RING_U32(r, cq, cq_off.head);
-	unsigned *cq_tail = RING_U32(r, cq, cq_off.tail);
-	unsigned *cq_mask = RING_U32(r, cq, cq_off.ring_mask);
-	struct io_uring_cqe *cqe;
-	int res;
-
-	r->sqes[0] = *in;
-	array[*tail & *mask] = 0;
-	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	if (syscall(SYS_io_uring_enter, r->fd, 1, 1, IORING_ENTER_GETEVENTS,
-		    NULL, 0) < 0)
-		return -err();
-	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head)
-		return -ETIMEDOUT;
-	cqe = (struct io_uring_cqe *)((char *)r->cq + r->p.cq_off.cqes) +
-	      (*cq_head & *cq_mask);
-	res = cqe->res;
-	__atomic_store_n(cq_head, *cq_head + 1, __ATOMIC_RELEASE);
-	return res;
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_OPENAT;
+	sqe.fd = AT_FDCWD;
+	sqe.addr = (uint64_t)(uintptr_t)path;
+	sqe.open_flags = (unsigned)flags | O_CLOEXEC;
+	sqe.len = 0;
+	sqe.flags = (uint8_t)sqe_flags;
+	sqe.personality = (uint16_t)personality;
+	return ring_run(r, &sqe, IORING_ENTER_GETEVENTS |
+			IORING_ENTER_SQ_WAKEUP, 500);
 }
 
 /* A new struct cred, same ids: what makes io_uring override them later. */

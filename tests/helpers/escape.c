@@ -21,8 +21,6 @@
  * escape_*.c, one file for each kind (escape.h).
  */
 #define _GNU_SOURCE
-#include <string.h>
-
 #include "escape.h"
 #include "oplist.h"
 
@@ -69,16 +67,15 @@ static const struct op ops[] = {
 	{ "bind-mount", 2, op_mount, OP_BIND_MOUNT },
 };
 
+static const struct opcmd cmds[] = {
+	{ "pty-run", 1, pty_run, "pty-run needs a command" },
+};
+
 static const struct oplist list =
-	OPLIST("escape", "       escape pty-run CMD [ARGS...]\n", ops);
+	OPLIST_CMDS("escape", "       escape pty-run CMD [ARGS...]\n", ops,
+		    cmds);
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "pty-run") == 0) {
-		if (argc < 3)
-			return oplist_usage(&list, "pty-run needs a command",
-					    NULL);
-		return pty_run(argv + 2);
-	}
 	return oplist_main(&list, argc, argv);
 }

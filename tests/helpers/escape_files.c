@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -19,6 +18,7 @@
 
 #include "escape.h"
 #include "oplist.h"
+#include "uring.h"
 
 /* ---- files ------------------------------------------------------------ */
 
@@ -38,9 +38,7 @@ static int read_byte_at(int dir, const char *path)
 
 int op_file(int op, char **arg, char *info)
 {
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	struct stat st;
-	int fd, r = 0, i;
+	int fd, r = 0;
 
 	(void)info;
 	switch (op) {
@@ -62,13 +60,8 @@ int op_file(int op, char **arg, char *info)
 		return rename(arg[0], arg[1]) < 0 ? err() : 0;
 	case OP_SYMLINK:
 		return symlink(arg[0], arg[1]) < 0 ? err() : 0;
-	case OP_WAIT_FILE:	/* stat is not checked by a sandbox */
-		for (i = 0; i < 3000; i++) {
-			if (stat(arg[0], &st) == 0)
-				return 0;
-			nanosleep(&ts, NULL);
-		}
-		return ETIMEDOUT;
+	case OP_WAIT_FILE:
+		return wait_file(arg[0], 20);
 	default:
 		return EINVAL;
 	}
@@ -83,74 +76,39 @@ int op_file(int op, char **arg, char *info)
  */
 static int uring_open(const char *path, int async, char *info)
 {
-	struct io_uring_params p;
-	struct io_uring_sqe *sqe;
-	struct io_uring_cqe *cqe;
-	unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
-	size_t sq_len, cq_len, sqe_len;
-	void *sq, *cq, *sqes;
+	struct io_uring_sqe sqe;
+	struct ring ring;
 	char ebuf[16], c;
-	int ring, r, res, fd;
+	int r, res, fd;
 
-	memset(&p, 0, sizeof(p));
-	ring = (int)syscall(SYS_io_uring_setup, 4, &p);
-	if (ring < 0) {
-		r = err();
+	r = ring_setup(&ring, 0, 0);
+	if (r && ring.fd < 0) {
 		snprintf(info, INFO_LEN, "io_uring_setup %s",
 			 errno_name(r, ebuf, sizeof(ebuf)));
 		return 0;
 	}
-	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
-	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
-	if (p.features & IORING_FEAT_SINGLE_MMAP)
-		sq_len = cq_len = sq_len > cq_len ? sq_len : cq_len;
-	sqe_len = p.sq_entries * sizeof(struct io_uring_sqe);
-	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQ_RING);
-	cq = (p.features & IORING_FEAT_SINGLE_MMAP) ? sq :
-	     mmap(NULL, cq_len, PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_CQ_RING);
-	sqes = mmap(NULL, sqe_len, PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
-	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
-		r = err();
-		close(ring);
+	if (r) {
+		close(ring.fd);
 		return r;
 	}
-	sq_tail = (unsigned *)((char *)sq + p.sq_off.tail);
-	sq_mask = (unsigned *)((char *)sq + p.sq_off.ring_mask);
-	sq_array = (unsigned *)((char *)sq + p.sq_off.array);
-	cq_head = (unsigned *)((char *)cq + p.cq_off.head);
-	cq_tail = (unsigned *)((char *)cq + p.cq_off.tail);
-	cq_mask = (unsigned *)((char *)cq + p.cq_off.ring_mask);
-
-	sqe = (struct io_uring_sqe *)sqes;
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = IORING_OP_OPENAT;
-	sqe->fd = AT_FDCWD;
-	sqe->addr = (uint64_t)(uintptr_t)path;
-	sqe->open_flags = O_RDONLY | O_CLOEXEC;
-	sqe->flags = async ? IOSQE_ASYNC : 0;
-	sq_array[*sq_tail & *sq_mask] = 0;
-	__atomic_store_n(sq_tail, *sq_tail + 1, __ATOMIC_RELEASE);
-
-	if (syscall(SYS_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
-		    NULL, 0) < 0) {
-		r = err();
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_OPENAT;
+	sqe.fd = AT_FDCWD;
+	sqe.addr = (uint64_t)(uintptr_t)path;
+	sqe.open_flags = O_RDONLY | O_CLOEXEC;
+	sqe.flags = async ? IOSQE_ASYNC : 0;
+	ring_queue(&ring, &sqe);
+	r = ring_enter(&ring, IORING_ENTER_GETEVENTS, 1);
+	if (r) {
 		snprintf(info, INFO_LEN, "io_uring_enter %s",
 			 errno_name(r, ebuf, sizeof(ebuf)));
-		close(ring);
+		close(ring.fd);
 		return 0;
 	}
-	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head) {
-		close(ring);
+	r = ring_reap(&ring, &res);
+	close(ring.fd);
+	if (!r)
 		return ETIMEDOUT;
-	}
-	cqe = (struct io_uring_cqe *)((char *)cq + p.cq_off.cqes) +
-	      (*cq_head & *cq_mask);
-	res = cqe->res;
-	__atomic_store_n(cq_head, *cq_head + 1, __ATOMIC_RELEASE);
-	close(ring);
 	if (res < 0)
 		return -res;
 	fd = res;

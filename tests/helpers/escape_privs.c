@@ -70,20 +70,16 @@ static void ids_info(char *info)
 static int exec_ids(const char *path, int fd, char *info)
 {
 	char *argv[] = { (char *)(path ? path : "escape"), "ids", NULL };
-	int epipe[2], opipe[2], e = 0;
+	int epipe[2], opipe[2], e;
 	ssize_t n;
 	pid_t pid;
 
-	if (pipe2(epipe, O_CLOEXEC) < 0)
-		return err();
 	if (pipe(opipe) < 0)
 		return err();
-	fflush(NULL);
-	pid = fork();
+	pid = exec_fork(epipe);
 	if (pid < 0)
 		return err();
 	if (pid == 0) {
-		close(epipe[0]);
 		close(opipe[0]);
 		dup2(opipe[1], 1);
 		close(opipe[1]);
@@ -92,16 +88,10 @@ static int exec_ids(const char *path, int fd, char *info)
 		else
 			syscall(SYS_execveat, fd, "", argv, environ,
 				AT_EMPTY_PATH);
-		e = errno;
-		if (write(epipe[1], &e, sizeof(e)) < 0)
-			_exit(126);
-		_exit(127);
+		exec_failed(epipe[1]);
 	}
-	close(epipe[1]);
 	close(opipe[1]);
-	if (read(epipe[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
-		e = 0;	/* closed by a successful exec */
-	close(epipe[0]);
+	e = exec_errno(epipe);
 	n = e ? 0 : read(opipe[0], info, INFO_LEN - 1);
 	close(opipe[0]);
 	waitpid(pid, NULL, 0);

@@ -57,10 +57,21 @@ static int op_victim(char **arg, char *info)
 	return 0;
 }
 
+/* Writes "PWNED" over the victim's mark, or reads the mark. */
+static int vm_rw(pid_t pid, int poke)
+{
+	char buf[8] = "PWNED";
+	struct iovec local = { buf, 6 };
+	struct iovec remote = { (void *)victim_mark, 6 };
+	ssize_t n = poke ? process_vm_writev(pid, &local, 1, &remote, 1, 0) :
+			    process_vm_readv(pid, &local, 1, &remote, 1, 0);
+
+	return n < 0 ? err() : 0;
+}
+
 int op_other(int op, char **arg, char *info)
 {
-	char path[64], buf[8];
-	struct iovec local, remote;
+	char path[64];
 	pid_t pid = pid_arg(arg[0]);
 	int fd, status;
 
@@ -79,19 +90,8 @@ int op_other(int op, char **arg, char *info)
 		close(fd);
 		return 0;
 	case OP_VM_WRITE:
-		local.iov_base = "PWNED";
-		local.iov_len = 6;
-		remote.iov_base = (void *)victim_mark;
-		remote.iov_len = 6;
-		return process_vm_writev(pid, &local, 1, &remote, 1, 0) < 0 ?
-		       err() : 0;
 	case OP_VM_READ:
-		local.iov_base = buf;
-		local.iov_len = 6;
-		remote.iov_base = (void *)victim_mark;
-		remote.iov_len = 6;
-		return process_vm_readv(pid, &local, 1, &remote, 1, 0) < 0 ?
-		       err() : 0;
+		return vm_rw(pid, op == OP_VM_WRITE);
 	case OP_KILL:
 		return kill(pid, SIGKILL) < 0 ? err() : 0;
 	case OP_PIDFD_KILL:

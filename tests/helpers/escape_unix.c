@@ -53,48 +53,45 @@ static int bind_listener(const char *name, int abstract, int dgram)
 	return fd;
 }
 
+/* Connects to the listener @name, or sends a byte to its datagram twin. */
+static int reach(const char *name, int abstract, int dgram)
+{
+	struct sockaddr_un sa;
+	socklen_t len = unix_addr(&sa, name, abstract, dgram);
+	int fd = socket(AF_UNIX, (dgram ? SOCK_DGRAM : SOCK_STREAM) |
+			SOCK_CLOEXEC, 0), r = 0;
+
+	if (fd < 0)
+		return err();
+	if (dgram ? sendto(fd, "x", 1, 0, (struct sockaddr *)&sa, len) < 0 :
+	    connect(fd, (struct sockaddr *)&sa, len) < 0)
+		r = err();
+	close(fd);
+	return r;
+}
+
 int op_unix(int op, char **arg, char *info)
 {
 	struct sockaddr_un sa;
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 	int abstract = op == OP_CONNECT_ABSTRACT || op == OP_SEND_ABSTRACT ||
 		       op == OP_LISTEN_ABSTRACT || op == OP_SELF_ABSTRACT;
-	socklen_t len;
 	int fd, fd2, r = 0, i, n;
 
 	(void)info;
 	switch (op) {
 	case OP_CONNECT_ABSTRACT:
 	case OP_CONNECT_UNIX:
-		len = unix_addr(&sa, arg[0], abstract, 0);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return err();
-		if (connect(fd, (struct sockaddr *)&sa, len) < 0)
-			r = err();
-		close(fd);
-		return r;
+		return reach(arg[0], abstract, 0);
 	case OP_SEND_ABSTRACT:
 	case OP_SEND_UNIX:
-		len = unix_addr(&sa, arg[0], abstract, 1);
-		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return err();
-		if (sendto(fd, "x", 1, 0, (struct sockaddr *)&sa, len) < 0)
-			r = err();
-		close(fd);
-		return r;
+		return reach(arg[0], abstract, 1);
 	case OP_SELF_ABSTRACT:	/* a listener of the sandbox's own */
 	case OP_SELF_UNIX:
 		fd2 = bind_listener(arg[0], abstract, 0);
 		if (fd2 < 0)
 			return err();
-		len = unix_addr(&sa, arg[0], abstract, 0);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, len) < 0)
-			r = err();
-		if (fd >= 0)
-			close(fd);
+		r = reach(arg[0], abstract, 0);
 		close(fd2);
 		return r;
 	case OP_LISTEN_ABSTRACT:

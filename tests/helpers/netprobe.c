@@ -61,7 +61,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -70,6 +69,7 @@
 
 #include "inet_addr.h"
 #include "oplist.h"
+#include "uring.h"
 
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
@@ -182,53 +182,28 @@ static int reconnect(char **a)
 
 static int uring_connect(int fd, struct sockaddr *sa, socklen_t len)
 {
-	struct io_uring_params p = { 0 };
-	struct io_uring_sqe *sqes;
-	struct io_uring_cqe *cqes;
-	unsigned *sq_tail, *sq_array, *cq_head, *cq_tail;
-	void *sq, *cq;
-	int ring = (int)syscall(__NR_io_uring_setup, 1, &p), res;
+	struct io_uring_sqe sqe;
+	struct ring ring;
+	int r, res;
 
-	if (ring < 0)
-		return err();
-	sq = mmap(NULL, p.sq_off.array + p.sq_entries * sizeof(unsigned),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring,
-		  IORING_OFF_SQ_RING);
-	cq = mmap(NULL, p.cq_off.cqes + p.cq_entries * sizeof(*cqes),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring,
-		  IORING_OFF_CQ_RING);
-	sqes = mmap(NULL, p.sq_entries * sizeof(*sqes),
-		    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring,
-		    IORING_OFF_SQES);
-	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
-		res = err();
-		close(ring);
-		return res;
+	r = ring_setup(&ring, 0, 0);
+	if (r) {
+		if (ring.fd >= 0)
+			close(ring.fd);
+		return r;
 	}
-	sq_tail = (unsigned *)((char *)sq + p.sq_off.tail);
-	sq_array = (unsigned *)((char *)sq + p.sq_off.array);
-	cq_head = (unsigned *)((char *)cq + p.cq_off.head);
-	cq_tail = (unsigned *)((char *)cq + p.cq_off.tail);
-	cqes = (struct io_uring_cqe *)((char *)cq + p.cq_off.cqes);
-	memset(&sqes[0], 0, sizeof(sqes[0]));
-	sqes[0].opcode = IORING_OP_CONNECT;
-	sqes[0].fd = fd;
-	sqes[0].addr = (unsigned long)sa;
-	sqes[0].off = len;
-	sq_array[0] = 0;
-	__atomic_store_n(sq_tail, *sq_tail + 1, __ATOMIC_RELEASE);
-	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
-		    NULL, 0) < 0) {
-		res = err();
-		close(ring);
-		return res;
-	}
-	if (__atomic_load_n(cq_tail, __ATOMIC_ACQUIRE) == *cq_head) {
-		close(ring);
-		return EIO;
-	}
-	res = cqes[*cq_head & (p.cq_entries - 1)].res;
-	close(ring);
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_CONNECT;
+	sqe.fd = fd;
+	sqe.addr = (unsigned long)sa;
+	sqe.off = len;
+	ring_queue(&ring, &sqe);
+	r = ring_enter(&ring, IORING_ENTER_GETEVENTS, 1);
+	if (!r && !ring_reap(&ring, &res))
+		r = EIO;
+	close(ring.fd);
+	if (r)
+		return r;
 	return res < 0 ? -res : 0;
 }
 

@@ -2,8 +2,11 @@
 /*
  * oplist.h: what the guest helpers probe, escape and netprobe share: errno
  * names and the "OP ARGS [+ OP ARGS ...]" command line, one result line
- * "<op> <args>: RESULT" per operation.  netprobe has a driver of its own
- * (see its main) and uses the table, oplist_find and oplist_print only.
+ * "<op> <args>: RESULT" per operation, a helper's own commands run
+ * instead (struct opcmd), and the steps several ops take: waiting for a
+ * file, forking a child that execs and reporting exec's errno.  netprobe
+ * has a driver of its own (see its main) and uses the table, oplist_find
+ * and oplist_print only.
  *
  * A header, not a .c file: each helper is built from its own source files
  * alone (NAME.c, and NAME_*.c where it has more) into a static binary
@@ -15,8 +18,12 @@
 #define CORRAL_TESTS_OPLIST_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -33,14 +40,30 @@ struct op {
 	int op;		/* which of fn's operations */
 };
 
+/*
+ * A command of a helper's own, "NAME ARGS...", run alone instead of ops
+ * (escape pty-run, attack fown-prep): at least @min words after NAME,
+ * else the usage with @short_msg.
+ */
+struct opcmd {
+	const char *name;
+	int min;
+	int (*fn)(char **argv);
+	const char *short_msg;
+};
+
 struct oplist {
 	const char *prog;
 	const char *usage;	/* more usage lines, each ending in '\n' */
 	const struct op *ops;
 	int n;
+	const struct opcmd *cmds;
+	int n_cmds;
 };
 
-#define OPLIST(prog, usage, ops) { prog, usage, ops, ARRAY_SIZE(ops) }
+#define OPLIST(prog, usage, ops) { prog, usage, ops, ARRAY_SIZE(ops), NULL, 0 }
+#define OPLIST_CMDS(prog, usage, ops, cmds) \
+	{ prog, usage, ops, ARRAY_SIZE(ops), cmds, ARRAY_SIZE(cmds) }
 
 /*
  * The names each helper knew, all together, so that none prints another
@@ -89,6 +112,68 @@ static inline const char *errno_name(int e, char *buf, size_t len)
 static inline int err(void)
 {
 	return errno ? errno : EIO;
+}
+
+/*
+ * 0 once @path exists, ETIMEDOUT after 3000 looks @ms apart: how a
+ * sandboxed op waits for the suite's go-ahead, since stat is not checked
+ * by a sandbox.
+ */
+static inline int wait_file(const char *path, long ms)
+{
+	struct timespec ts = { 0, ms * 1000 * 1000 };
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		if (stat(path, &st) == 0)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return ETIMEDOUT;
+}
+
+/*
+ * A forked child's exec failed: tell the parent why on @efd (the write
+ * end of a close-on-exec pipe, which a successful exec closes instead).
+ */
+static inline void exec_failed(int efd)
+{
+	int e = errno;
+
+	if (write(efd, &e, sizeof(e)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+/*
+ * Makes @epipe (close-on-exec) and forks, stdio flushed so that nothing
+ * prints twice; the child closes the read end.  fork's result, -1 (errno
+ * set) if either call fails.
+ */
+static inline pid_t exec_fork(int epipe[2])
+{
+	pid_t pid;
+
+	if (pipe2(epipe, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		close(epipe[0]);
+	return pid;
+}
+
+/* The parent's side: closes @epipe and returns exec's errno, 0 if it ran. */
+static inline int exec_errno(int epipe[2])
+{
+	int e = 0;
+
+	close(epipe[1]);
+	if (read(epipe[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
+		e = 0;	/* closed by a successful exec */
+	close(epipe[0]);
+	return e;
 }
 
 static inline int oplist_usage(const struct oplist *l, const char *msg,
@@ -161,13 +246,20 @@ static inline void oplist_print(const struct op *op, char **arg, int e,
 	fflush(stdout);
 }
 
-/* The whole command line, after the helper's own special cases. */
+/* The whole command line: one of the helper's commands, or ops. */
 static inline int oplist_main(const struct oplist *l, int argc, char **argv)
 {
 	char info[INFO_LEN];
 	const struct op *op;
 	int i, e;
 
+	for (i = 0; argc > 1 && i < l->n_cmds; i++) {
+		if (strcmp(argv[1], l->cmds[i].name))
+			continue;
+		if (argc - 2 < l->cmds[i].min)
+			return oplist_usage(l, l->cmds[i].short_msg, NULL);
+		return l->cmds[i].fn(argv + 2);
+	}
 	if (argc < 2)
 		return oplist_usage(l, "no operation", NULL);
 	if (oplist_validate(l, argc, argv))

@@ -201,20 +201,16 @@ static int op_mount(int op, char **arg, char *info)
 static int op_exec(int op, char **arg, char *info)
 {
 	char *argv[] = { arg[0], NULL };
-	int pfd[2], e = 0, devnull;
+	int pfd[2], e, devnull;
 	pid_t pid;
 
 	(void)op;
 	(void)info;
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return err();
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	fflush(NULL);
-	pid = fork();
+	pid = exec_fork(pfd);
 	if (pid < 0)
 		return err();
 	if (pid == 0) {
-		close(pfd[0]);
 		if (devnull >= 0) {
 			dup2(devnull, 1);
 			dup2(devnull, 2);
@@ -223,17 +219,11 @@ static int op_exec(int op, char **arg, char *info)
 			close(2);
 		}
 		execve(arg[0], argv, environ);
-		e = errno;
-		if (write(pfd[1], &e, sizeof(e)) < 0)
-			_exit(126);
-		_exit(127);
+		exec_failed(pfd[1]);
 	}
-	close(pfd[1]);
 	if (devnull >= 0)
 		close(devnull);
-	if (read(pfd[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
-		e = 0;	/* pipe closed by a successful execve */
-	close(pfd[0]);
+	e = exec_errno(pfd);
 	waitpid(pid, NULL, 0);
 	return e;
 }
@@ -249,12 +239,10 @@ enum { OP_FORK_READ, OP_THREAD_READ, OP_SLEEP_READ, OP_WAIT_FILE };
 
 static int op_proc(int op, char **arg, char *info)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	pthread_t t;
 	void *res;
-	struct stat st;
 	pid_t pid;
-	int status, i;
+	int status;
 
 	(void)info;
 	switch (op) {
@@ -276,13 +264,8 @@ static int op_proc(int op, char **arg, char *info)
 	case OP_SLEEP_READ:
 		sleep((unsigned)atoi(arg[0]));
 		return op_open(OP_READ, arg + 1, NULL);
-	case OP_WAIT_FILE:	/* stat is not checked by a sandbox */
-		for (i = 0; i < 3000; i++) {
-			if (stat(arg[0], &st) == 0)
-				return 0;
-			nanosleep(&ts, NULL);
-		}
-		return ETIMEDOUT;
+	case OP_WAIT_FILE:
+		return wait_file(arg[0], 10);
 	default:
 		return EINVAL;
 	}

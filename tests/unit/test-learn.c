@@ -20,6 +20,7 @@
 #include "profile.h"
 #include "secrets.h"
 #include "tap.h"
+#include "test-vars.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 
@@ -262,9 +263,7 @@ static void test_secret_ancestors(void)
 
 int main(void)
 {
-	vars_set(&vars, VAR_HOME, "/home/u");
-	vars_set(&vars, VAR_CWD, "/home/u/proj");
-	vars_fill_defaults(&vars);
+	test_vars(&vars, false);
 	test_commands_read_back();
 	test_paths_read_back();
 	test_secrets();

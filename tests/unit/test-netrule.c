@@ -22,6 +22,7 @@
 #include "profile.h"
 #include "resolve.h"
 #include "tap.h"
+#include "test-vars.h"
 
 #define ARGV(...) ((char *[]){ "corral", __VA_ARGS__, NULL })
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -541,9 +542,7 @@ static void test_print_hosts(void)
 
 int main(void)
 {
-	vars_set(&vars, VAR_HOME, "/home/u");
-	vars_set(&vars, VAR_CWD, "/home/u/proj");
-	vars_fill_defaults(&vars);
+	test_vars(&vars, false);
 	test_parse();
 	test_address_bytes();
 	test_resolvers();

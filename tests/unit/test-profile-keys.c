@@ -20,16 +20,16 @@
 
 void test_rights_keys(void)
 {
-	struct parsed p = parse_text(
+	struct parsed p = parse_ok(
 		"[filesystem]\n"
 		"read = /r\n"
 		"readdir = /rd\n"
 		"write,truncate = /wt\n"
 		"read, exec = /opt/x\n"
 		"rwx = /all\n"
-		"ioctl,ro = /dev/x\n");
+		"ioctl,ro = /dev/x\n",
+		"single rights and lists parse");
 
-	TAP_EQ(0, p.r, "single rights and lists parse (%s)", first_error(&p));
 	TAP_EQ(CORRAL_ACCESS_READ, p.policy.rules[0].access, "read");
 	TAP_EQ(CORRAL_ACCESS_READDIR, p.policy.rules[1].access, "readdir");
 	TAP_EQ(CORRAL_ACCESS_WRITE | CORRAL_ACCESS_TRUNCATE,
@@ -69,15 +69,15 @@ static const struct error_case variables_errors[] = {
 
 void test_variables(void)
 {
-	struct parsed p = parse_text(
+	struct parsed p = parse_ok(
 		"[filesystem]\n"
 		"ro = ${HOME}/${USER}-${UID}\n"
 		"rw = ${TMPDIR}\n"
 		"     ${XDG_CONFIG_HOME}/x ${XDG_DATA_HOME}\n"
 		"     -${XDG_RUNTIME_DIR}/bus\n"
-		"ro = /cost$$\n");
+		"ro = /cost$$\n",
+		"variables expand");
 
-	TAP_EQ(0, p.r, "variables expand (%s)", first_error(&p));
 	TAP_OK(p.policy.n_rules == 4 &&
 	       !strcmp(p.policy.rules[0].path, "/home/u/u-1000") &&
 	       !strcmp(p.policy.rules[1].path, "/tmp") &&
@@ -211,10 +211,10 @@ static const struct error_case settings_errors[] = {
 
 void test_settings(void)
 {
-	struct parsed p = parse_text("[sandbox]\nexec-anonymous = yes\n"
-				     "unix-connect = allow\nrequire = bpf\n");
+	struct parsed p = parse_ok("[sandbox]\nexec-anonymous = yes\n"
+				   "unix-connect = allow\nrequire = bpf\n",
+				   "[sandbox] parses");
 
-	TAP_EQ(0, p.r, "[sandbox] parses (%s)", first_error(&p));
 	TAP_OK(p.policy.sandbox.value[POLICY_EXEC_ANONYMOUS] == POLICY_YES &&
 	       p.policy.sandbox.value[POLICY_UNIX_CONNECT] == POLICY_ALLOW &&
 	       p.policy.sandbox.value[POLICY_REQUIRE] == POLICY_BPF,
@@ -242,10 +242,10 @@ static const struct error_case environment_errors[] = {
 
 void test_environment(void)
 {
-	struct parsed p = parse_text("[environment]\nunset = NPM_TOKEN\n"
-				     "        AWS_*\nunset = _x1\n");
+	struct parsed p = parse_ok("[environment]\nunset = NPM_TOKEN\n"
+				   "        AWS_*\nunset = _x1\n",
+				   "[environment] parses");
 
-	TAP_EQ(0, p.r, "[environment] parses (%s)", first_error(&p));
 	TAP_OK(p.policy.n_unset == 3 &&
 	       !strcmp(p.policy.unset[0].name, "NPM_TOKEN") &&
 	       !strcmp(p.policy.unset[1].name, "AWS_*") &&
@@ -281,14 +281,14 @@ static const struct error_case deny_errors[] = {
 
 void test_deny(void)
 {
-	struct parsed p = parse_text("[filesystem]\nrw = /h\n"
-				     "deny = /h/.ssh\n"
-				     "deny = read, write:${HOME}/.aws\n"
-				     "deny = -/h/none\n"
-				     "       -\"/h/a b\"\n");
+	struct parsed p = parse_ok("[filesystem]\nrw = /h\n"
+				   "deny = /h/.ssh\n"
+				   "deny = read, write:${HOME}/.aws\n"
+				   "deny = -/h/none\n"
+				   "       -\"/h/a b\"\n",
+				   "deny rules load");
 	const struct policy *pol = &p.policy;
 
-	TAP_EQ(0, p.r, "deny rules load (%s)", first_error(&p));
 	TAP_OK(pol->n_rules == 5 && pol->rules[1].access == 0 &&
 	       pol->rules[1].deny == CORRAL_ACCESS_ALL &&
 	       !strcmp(pol->rules[1].origin, "profile t.profile:3"),

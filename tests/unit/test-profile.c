@@ -19,6 +19,7 @@
 #include "policy.h"
 #include "profile.h"
 #include "tap.h"
+#include "test-vars.h"
 #include "test-profile.h"
 
 struct vars vars;
@@ -39,6 +40,15 @@ struct parsed parse_text(const char *text)
 
 	p.r = profile_load_buffer(&env, "t.profile", text, strlen(text),
 				  &p.policy, &p.result);
+	return p;
+}
+
+/* parse_text, and a test that @text parses: "@what (first error)" */
+struct parsed parse_ok(const char *text, const char *what)
+{
+	struct parsed p = parse_text(text);
+
+	TAP_EQ(0, p.r, "%s (%s)", what, first_error(&p));
 	return p;
 }
 
@@ -90,12 +100,7 @@ bool rule_is(const struct policy *policy, size_t i, const char *path,
 
 int main(void)
 {
-	vars_set(&vars, VAR_HOME, "/home/u");
-	vars_set(&vars, VAR_CWD, "/home/u/proj");
-	vars_set(&vars, VAR_PROJECT, "/home/u/proj");
-	vars_set(&vars, VAR_USER, "u");
-	vars_set(&vars, VAR_UID, "1000");
-	vars_fill_defaults(&vars);
+	test_vars(&vars, true);
 	test_design_example();
 	test_syntax_errors();
 	test_nul();

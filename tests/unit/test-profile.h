@@ -37,6 +37,8 @@ struct error_case {
 void parsed_free(struct parsed *p);
 /* @text parsed as "t.profile" */
 struct parsed parse_text(const char *text);
+/* the same, and a test that it parses (@what, with the first error) */
+struct parsed parse_ok(const char *text, const char *what);
 /* a profile NAME from TEST_PROFILES, or a FILE */
 struct parsed load(const char *spec);
 const char *first_error(const struct parsed *p);
