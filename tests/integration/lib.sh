@@ -141,7 +141,7 @@ need_helpers() {
 		exit 1
 	fi
 	if [ ! -x "$PROBE" ] || [ ! -x "$ORACLE" ]; then
-		skip_all "helpers not built in CORRAL_HELPERS=$CORRAL_HELPERS (run make check_PROGRAMS)"
+		skip_all "helpers not built in CORRAL_HELPERS=$CORRAL_HELPERS (make check builds them)"
 	fi
 }
 
