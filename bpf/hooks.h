@@ -64,10 +64,8 @@ static __always_inline long object_granted(struct corral_task *t,
 		return path_granted(t, mnt, dentry, CORRAL_ACCESS_ALL);
 	dir = dentry->d_parent;
 	granted = dir_granted(t, mnt, dir, dir->d_inode);
-	if (granted >= 0 && (t->flags & CORRAL_TASK_FILE_RULES) &&
-	    (t->rule_inos & corral_ino_bit(inode->i_ino)) &&
-	    file_rule_possible(t, inode->i_ino))
-		granted |= filtered_access(t, inode);
+	if (granted >= 0 && (t->flags & CORRAL_TASK_FILE_RULES))
+		granted |= filtered_access(t, inode, 1);
 	return granted;
 }
 

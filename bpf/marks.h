@@ -363,7 +363,7 @@ static __always_inline long parent_granted(const struct corral_task *t,
 		if (granted < 0)
 			return granted;
 	}
-	return granted | filtered_access(t, dir_inode);
+	return granted | filtered_access(t, dir_inode, 0);
 }
 
 /*

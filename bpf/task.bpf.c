@@ -15,7 +15,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-
 /*
  * Inheritance: every new task (process or thread) of a sandboxed parent
  * carries the parent's domain.  Failing to store it fails the fork.
@@ -40,11 +39,7 @@ int BPF_PROG(corral_task_alloc, struct task_struct *task,
 				     BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!child)
 		return -ENOMEM;
-	child->domain = parent->domain;
-	child->flags = parent->flags;
-	child->rule_inos = parent->rule_inos;
-	__builtin_memcpy(child->file_tags, parent->file_tags,
-			 sizeof(child->file_tags));
+	*child = *parent;
 	__sync_fetch_and_add(&dom->tasks, 1);
 	return 0;
 }

@@ -62,36 +62,7 @@ static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
 	return inode ? inode_access(domain, inode) : 0;
 }
 
-/*
- * inode_access() for @t's domain, looked up only where the domain's
- * filter of rule inode numbers allows a rule (corral_ino_bit()).
- * @inode is a BTF pointer: the key is built with plain loads, not
- * rule_key()'s probe-read helper calls (a file's open pays this on every
- * false positive of the filter).
- */
-static __always_inline __u32 filtered_access(const struct corral_task *t,
-					     struct inode *inode)
-{
-	struct corral_rule_key key = {};
-	struct super_block *sb;
-
-	key.ino = inode->i_ino;
-	if (!(t->rule_inos & corral_ino_bit(key.ino)))
-		return 0;
-	sb = inode->i_sb;
-	key.domain = t->domain;
-	key.inode = stable_inode_numbers(sb->s_magic) ? 0 : (__u64)inode;
-	key.dev = sb->s_dev;
-	key.generation = inode->i_generation;
-	return rule_word(bpf_map_lookup_elem(&rules, &key));
-}
-
-/*
- * May @t have a rule on the non-directory numbered @ino?  0 proves it
- * has none: its tag is not in the domain's sorted list (a search of five
- * steps, no map lookup).
- */
-/* The list as if 32 long, 0xffff past its end. */
+/* The domain's list of file tags as if 32 long, 0xffff past its end. */
 static __always_inline int tag_at(const struct corral_task *t, __u32 i)
 {
 	/* opaque: else clang, knowing @i's low bits clear, ORs them into
@@ -100,6 +71,11 @@ static __always_inline int tag_at(const struct corral_task *t, __u32 i)
 	return i < CORRAL_FILE_TAGS ? t->file_tags[i] : 0xffff;
 }
 
+/*
+ * May @t have a rule on the non-directory numbered @ino?  0 proves it
+ * has none: its tag is not in the domain's sorted list (a search of five
+ * steps, no map lookup).
+ */
 static __always_inline int file_rule_possible(const struct corral_task *t,
 					      __u64 ino)
 {
@@ -120,6 +96,33 @@ static __always_inline int file_rule_possible(const struct corral_task *t,
 		k += 1;
 	/* past the end: every tag is smaller, or @tag is 0xffff (a lookup) */
 	return tag_at(t, k) == tag;
+}
+
+/*
+ * inode_access() for @t's domain, looked up only where the domain's
+ * filter of rule inode numbers allows a rule (corral_ino_bit()) and, for
+ * a non-directory (@file), its list of file tags too.
+ * @inode is a BTF pointer: the key is built with plain loads, not
+ * rule_key()'s probe-read helper calls (a file's open pays this on every
+ * false positive of the filter).
+ */
+static __always_inline __u32 filtered_access(const struct corral_task *t,
+					     struct inode *inode, int file)
+{
+	struct corral_rule_key key = {};
+	struct super_block *sb;
+
+	key.ino = inode->i_ino;
+	if (!(t->rule_inos & corral_ino_bit(key.ino)))
+		return 0;
+	if (file && !file_rule_possible(t, key.ino))
+		return 0;
+	sb = inode->i_sb;
+	key.domain = t->domain;
+	key.inode = stable_inode_numbers(sb->s_magic) ? 0 : (__u64)inode;
+	key.dev = sb->s_dev;
+	key.generation = inode->i_generation;
+	return rule_word(bpf_map_lookup_elem(&rules, &key));
 }
 
 /*
