@@ -40,8 +40,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # ---- the scenario table -----------------------------------------------
-# TABLE: the scenarios, and the words they are written in
-. "$(dirname "$0")/differential-table.sh"
+# The scenarios, and the words they are written in, are data of their own.
+TABLE=$(dirname "$0")/differential.table
 
 # ---- parsing ------------------------------------------------------------
 
@@ -51,9 +51,10 @@ sc_abi=() sc_abi_right=() sc_require=() sc_corral_why=() sc_inherit=()
 sc_helper=()
 
 parse_table() {
-	local kw rest i=-1 line
+	local kw rest i=-1 line n=0
 	local -a words
 	while IFS= read -r line; do
+		n=$((n + 1))
 		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
 		read -r kw rest <<<"$line"
 		read -r -a words <<<"$rest"
@@ -80,9 +81,9 @@ parse_table() {
 		require) sc_require[i]=${words[0]} ;;
 		inherit) sc_inherit[i]+=" ${words[0]} ${words[1]}" ;;
 		helper) sc_helper[i]=$CORRAL_HELPERS/${words[0]} ;;
-		*) echo "differential.sh: bad table line: $line" >&2; exit 2 ;;
+		*) echo "differential.sh: $TABLE:$n: unknown keyword '$kw' (see the table's header)" >&2; exit 2 ;;
 		esac
-	done <<<"$TABLE"
+	done <"$TABLE"
 	n_sc=$((i + 1))
 }
 
