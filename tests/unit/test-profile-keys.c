@@ -42,31 +42,6 @@ void test_rights_keys(void)
 	parsed_free(&p);
 }
 
-static const struct error_case variables_errors[] = {
-	{ "[filesystem]\nrw = ${XDG_RUNTIME_DIR}/bus\n",
-	  "t.profile:2: ${XDG_RUNTIME_DIR} is not set (prefix the "
-	  "path with '-' to skip it when unset)",
-	  "an unset variable in a required path" },
-	{ "[filesystem]\nrw = ${HOMEDIR}/x\n",
-	  "t.profile:2: unknown variable ${HOMEDIR} (variables: "
-	  "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-	  "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
-	  "an unknown variable" },
-	{ "[filesystem]\nrw = -${PATH}\n",
-	  "t.profile:2: unknown variable ${PATH} (variables: "
-	  "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
-	  "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
-	  "an unknown variable is an error even when optional" },
-	{ "[filesystem]\nrw = $HOME/x\n",
-	  "t.profile:2: bad '$' in '$HOME/x' (write ${NAME}, or $$ "
-	  "for a literal '$')",
-	  "$HOME without braces" },
-	{ "[filesystem]\nrw = ${HOME\n",
-	  "t.profile:2: bad '$' in '${HOME' (write ${NAME}, or $$ "
-	  "for a literal '$')",
-	  "an unclosed ${" },
-};
-
 void test_variables(void)
 {
 	struct parsed p = parse_ok(
@@ -88,7 +63,6 @@ void test_variables(void)
 	TAP_EQ(4, p.policy.n_rules,
 	       "an optional path with an unset variable is skipped");
 	parsed_free(&p);
-	expect_errors(variables_errors, N_CASES(variables_errors));
 }
 
 /* mkdir -p for the project_root fixture. */
@@ -167,47 +141,16 @@ void test_project_root(void)
 		printf("# could not remove %s\n", t);
 }
 
-static const struct error_case paths_errors[] = {
-	{ "[filesystem]\nrw = build\n",
-	  "t.profile:2: 'build' is not an absolute path (start it "
-	  "with '/' or a variable such as ${HOME} or ${CWD})",
-	  "a relative path" },
-	{ "[filesystem]\nrw = ~/.npm\n",
-	  "t.profile:2: '~/.npm' is not an absolute path (write "
-	  "${HOME} instead of ~)",
-	  "~ is not expanded" },
-	{ "[filesystem]\nrw = -\n",
-	  "t.profile:2: '' is not an absolute path (start it with "
-	  "'/' or a variable such as ${HOME} or ${CWD})",
-	  "'-' alone" },
-};
-
 void test_paths(void)
 {
 	struct parsed p;
 
-	expect_errors(paths_errors, N_CASES(paths_errors));
 	p = parse_text("[filesystem]\nrw = -/maybe\n");
 	TAP_OK(p.r == 0 && rule_is(&p.policy, 0, "/maybe", CORRAL_GROUP_RW,
 				   true, "profile t.profile:2"),
 	       "'-/path' is an optional rule");
 	parsed_free(&p);
 }
-
-static const struct error_case settings_errors[] = {
-	{ "[sandbox]\nexec-anonymous = maybe\n",
-	  "t.profile:2: bad value 'maybe' for exec-anonymous (use "
-	  "no or yes)",
-	  "a bad yes/no" },
-	{ "[sandbox]\nunix-connect = Scoped\n",
-	  "t.profile:2: bad value 'Scoped' for unix-connect (use "
-	  "scoped or allow)",
-	  "words are case-sensitive" },
-	{ "[sandbox]\nrequire = landlock\n",
-	  "t.profile:2: bad value 'landlock' for require (use any "
-	  "or bpf)",
-	  "a bad require" },
-};
 
 void test_settings(void)
 {
@@ -220,25 +163,7 @@ void test_settings(void)
 	       p.policy.sandbox.value[POLICY_REQUIRE] == POLICY_BPF,
 	       "each setting is stored in struct policy_sandbox");
 	parsed_free(&p);
-	expect_errors(settings_errors, N_CASES(settings_errors));
 }
-
-static const struct error_case environment_errors[] = {
-	{ "[environment]\nunset = A-B\n",
-	  "t.profile:2: bad variable name 'A-B' for unset (letters, "
-	  "digits and '_', at most 63 bytes; a trailing '*' unsets "
-	  "every variable with that prefix)",
-	  "a bad variable name" },
-	{ "[environment]\nunset = 1A\n",
-	  "t.profile:2: bad variable name '1A' for unset (letters, "
-	  "digits and '_', at most 63 bytes; a trailing '*' unsets "
-	  "every variable with that prefix)",
-	  "a name starting with a digit" },
-	{ "[environment]\nset = A\n",
-	  "t.profile:2: unknown key 'set' in [environment] (keys: "
-	  "unset)",
-	  "unknown key in [environment]" },
-};
 
 void test_environment(void)
 {
@@ -259,25 +184,7 @@ void test_environment(void)
 	       "NAME matches that variable only, PREFIX* every variable "
 	       "starting so");
 	parsed_free(&p);
-	expect_errors(environment_errors, N_CASES(environment_errors));
 }
-
-/* deny = PATH and deny = RIGHTS:PATH, errors naming file:line. */
-static const struct error_case deny_errors[] = {
-	{ "[filesystem]\n\ndeny = bogus:/x\n",
-	  "t.profile:3: unknown right 'bogus' in deny = bogus:/x "
-	  "(rights: read, readdir, write, exec, truncate, create, "
-	  "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
-	  "deny with an unknown right names file:line" },
-	{ "[filesystem]\ndeny = read:relative\n",
-	  "t.profile:2: 'relative' is not an absolute path (start "
-	  "it with '/' or a variable such as ${HOME} or ${CWD})",
-	  "deny of a relative path names file:line" },
-	{ "[filesystem]\ndeny = :/x\n",
-	  "t.profile:2: ':/x': expected deny = PATH or deny = "
-	  "RIGHTS:PATH",
-	  "deny with an empty rights list" },
-};
 
 void test_deny(void)
 {
@@ -304,5 +211,94 @@ void test_deny(void)
 	       "'-' makes a deny optional, quoted or not, on continuation "
 	       "lines");
 	parsed_free(&p);
-	expect_errors(deny_errors, N_CASES(deny_errors));
+}
+
+/*
+ * Every key's errors, one table: each names file:line and says what to
+ * write instead.
+ */
+static const struct error_case key_errors[] = {
+	/* variables: unset, unknown or unbraced */
+	{ "[filesystem]\nrw = ${XDG_RUNTIME_DIR}/bus\n",
+	  "t.profile:2: ${XDG_RUNTIME_DIR} is not set (prefix the "
+	  "path with '-' to skip it when unset)",
+	  "an unset variable in a required path" },
+	{ "[filesystem]\nrw = ${HOMEDIR}/x\n",
+	  "t.profile:2: unknown variable ${HOMEDIR} (variables: "
+	  "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
+	  "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
+	  "an unknown variable" },
+	{ "[filesystem]\nrw = -${PATH}\n",
+	  "t.profile:2: unknown variable ${PATH} (variables: "
+	  "HOME, CWD, USER, UID, TMPDIR, XDG_RUNTIME_DIR, "
+	  "XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, PROJECT)",
+	  "an unknown variable is an error even when optional" },
+	{ "[filesystem]\nrw = $HOME/x\n",
+	  "t.profile:2: bad '$' in '$HOME/x' (write ${NAME}, or $$ "
+	  "for a literal '$')",
+	  "$HOME without braces" },
+	{ "[filesystem]\nrw = ${HOME\n",
+	  "t.profile:2: bad '$' in '${HOME' (write ${NAME}, or $$ "
+	  "for a literal '$')",
+	  "an unclosed ${" },
+	/* paths that are not absolute */
+	{ "[filesystem]\nrw = build\n",
+	  "t.profile:2: 'build' is not an absolute path (start it "
+	  "with '/' or a variable such as ${HOME} or ${CWD})",
+	  "a relative path" },
+	{ "[filesystem]\nrw = ~/.npm\n",
+	  "t.profile:2: '~/.npm' is not an absolute path (write "
+	  "${HOME} instead of ~)",
+	  "~ is not expanded" },
+	{ "[filesystem]\nrw = -\n",
+	  "t.profile:2: '' is not an absolute path (start it with "
+	  "'/' or a variable such as ${HOME} or ${CWD})",
+	  "'-' alone" },
+	/* [sandbox] values */
+	{ "[sandbox]\nexec-anonymous = maybe\n",
+	  "t.profile:2: bad value 'maybe' for exec-anonymous (use "
+	  "no or yes)",
+	  "a bad yes/no" },
+	{ "[sandbox]\nunix-connect = Scoped\n",
+	  "t.profile:2: bad value 'Scoped' for unix-connect (use "
+	  "scoped or allow)",
+	  "words are case-sensitive" },
+	{ "[sandbox]\nrequire = landlock\n",
+	  "t.profile:2: bad value 'landlock' for require (use any "
+	  "or bpf)",
+	  "a bad require" },
+	/* [environment] */
+	{ "[environment]\nunset = A-B\n",
+	  "t.profile:2: bad variable name 'A-B' for unset (letters, "
+	  "digits and '_', at most 63 bytes; a trailing '*' unsets "
+	  "every variable with that prefix)",
+	  "a bad variable name" },
+	{ "[environment]\nunset = 1A\n",
+	  "t.profile:2: bad variable name '1A' for unset (letters, "
+	  "digits and '_', at most 63 bytes; a trailing '*' unsets "
+	  "every variable with that prefix)",
+	  "a name starting with a digit" },
+	{ "[environment]\nset = A\n",
+	  "t.profile:2: unknown key 'set' in [environment] (keys: "
+	  "unset)",
+	  "unknown key in [environment]" },
+	/* deny = PATH and deny = RIGHTS:PATH */
+	{ "[filesystem]\n\ndeny = bogus:/x\n",
+	  "t.profile:3: unknown right 'bogus' in deny = bogus:/x "
+	  "(rights: read, readdir, write, exec, truncate, create, "
+	  "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
+	  "deny with an unknown right names file:line" },
+	{ "[filesystem]\ndeny = read:relative\n",
+	  "t.profile:2: 'relative' is not an absolute path (start "
+	  "it with '/' or a variable such as ${HOME} or ${CWD})",
+	  "deny of a relative path names file:line" },
+	{ "[filesystem]\ndeny = :/x\n",
+	  "t.profile:2: ':/x': expected deny = PATH or deny = "
+	  "RIGHTS:PATH",
+	  "deny with an empty rights list" },
+};
+
+void test_key_errors(void)
+{
+	expect_errors(key_errors, N_CASES(key_errors));
 }

@@ -125,6 +125,7 @@ int main(void)
 	test_list();
 	test_shipped();
 	test_deny();
+	test_key_errors();
 	test_secrets_agree();
 	vars_free(&vars);
 	return tap_done();

@@ -65,6 +65,7 @@ void test_paths(void);
 void test_settings(void);
 void test_environment(void);
 void test_deny(void);
+void test_key_errors(void);
 
 /* test-profile-files.c */
 void test_design_example(void);
