@@ -27,8 +27,9 @@
  * fill ops hold many objects at once in one sandbox, then sleep (the
  * suite checks a second sandbox meanwhile).  Static, as escape.
  *
- * This file is the table of ops and the driver; the ops are in
- * attack_*.c, one file for each kind (attack.h).
+ * This file is the driver and its commands; the ops are listed in
+ * attack.ops, whose rows the build makes into attack-table.h (gen-ops.sh),
+ * and are in attack_*.c, one file for each kind (attack.h).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -43,51 +44,7 @@
 #include "oplist.h"
 
 static const struct op ops[] = {
-	{ "uring-inline", 2, op_uring, OP_URING_INLINE },
-	{ "uring-async", 2, op_uring, OP_URING_ASYNC },
-	{ "uring-sqpoll", 2, op_uring, OP_URING_SQPOLL },
-	{ "uring-personality", 2, op_uring, OP_URING_PERSONALITY },
-	{ "fown-setown", 1, op_fown, OP_FOWN_SETOWN },
-	{ "fown-setown-ex", 1, op_fown, OP_FOWN_SETOWN_EX },
-	{ "fown-pgrp", 1, op_fown, OP_FOWN_PGRP },
-	{ "fown-fiosetown", 1, op_fown, OP_FOWN_FIOSETOWN },
-	{ "fown-siocspgrp", 1, op_fown, OP_FOWN_SIOCSPGRP },
-	{ "fown-sigurg", 1, op_sigurg, OP_FOWN_SIGURG },
-	{ "fown-self", 0, op_fown_self, 0 },
-	{ "tty-async", 0, op_tty_async, 0 },
-	{ "fd3-setsig", 0, op_fd3, OP_FD3_SETSIG },
-	{ "fd3-async", 0, op_fd3, OP_FD3_ASYNC },
-	{ "fd3-lease", 0, op_fd3, OP_FD3_LEASE },
-	{ "fd3-notify", 0, op_fd3, OP_FD3_NOTIFY },
-	{ "fd3-fire", 0, op_fd3, OP_FD3_FIRE },
-	{ "ioctl32", 1, op_ioctl32, 0 },
-	{ "fill-unix", 1, op_fill, OP_FILL_UNIX },
-	{ "fill-ioctl", 2, op_fill, OP_FILL_IOCTL },
-	{ "hold", 1, op_hold, OP_HOLD },
-	{ "linger", 3, op_linger, 0 },
-	{ "trunc-ftruncate", 1, op_trunc, OP_TRUNC_FTRUNCATE },
-	{ "trunc-otrunc", 1, op_trunc, OP_TRUNC_OTRUNC },
-	{ "trunc-proc", 1, op_trunc, OP_TRUNC_PROC },
-	{ "trunc-path", 1, op_trunc, OP_TRUNC_PATH },
-	{ "trunc-uring", 1, op_trunc, OP_TRUNC_URING },
-	{ "trunc-punch", 1, op_trunc, OP_TRUNC_PUNCH },
-	{ "trunc-collapse", 1, op_trunc, OP_TRUNC_COLLAPSE },
-	{ "trunc-dup", 1, op_trunc, OP_TRUNC_DUP },
-	{ "trunc-32", 1, op_trunc, OP_TRUNC_32 },
-	{ "fd-send", 2, op_fdpass, OP_FD_SEND },
-	{ "fd-recv-trunc", 1, op_fdpass, OP_FD_RECV_TRUNC },
-	{ "fd-pass-out", 3, op_fdpass, OP_FD_PASS_OUT },
-	{ "fd-hold", 2, op_fdpass, OP_FD_HOLD },
-	{ "race-symlink", 4, op_race, 0 },
-	{ "udp-sendmsg", 2, op_udp, OP_UDP_SENDMSG },
-	{ "udp-sendmmsg", 2, op_udp, OP_UDP_SENDMMSG },
-	{ "udp-uring-sendmsg", 2, op_udp, OP_UDP_URING_SENDMSG },
-	{ "udp-uring-send", 2, op_udp, OP_UDP_URING_SEND },
-	{ "udp-unspec-sendto", 2, op_udp, OP_UDP_UNSPEC_SENDTO },
-	{ "udp-noaddr-sendto", 2, op_udp, OP_UDP_NOADDR_SENDTO },
-	{ "udp-noaddr-bound", 2, op_udp, OP_UDP_NOADDR_BOUND },
-	{ "udp-sendfile-sendto", 2, op_udp, OP_UDP_SENDFILE_SENDTO },
-	{ "udp-fd-sendto", 3, op_udp, OP_UDP_FD_SENDTO },
+#include "attack-table.h"
 };
 
 static int kill_sweep(char **argv);

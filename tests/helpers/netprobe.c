@@ -70,6 +70,8 @@
 #include "inet_addr.h"
 #include "oplist.h"
 #include "uring.h"
+/* the OP_ kinds of each op function below, made from netprobe.ops */
+#include "netprobe-ops.h"
 
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
@@ -378,9 +380,6 @@ static int route_cmsg(int fd, struct sockaddr *sa, socklen_t len, int type)
 	return sendmsg(fd, &msg, 0) < 0 ? err() : 0;
 }
 
-enum { OP_ROUTE_SOCKOPT, OP_ROUTE_CMSG, OP_ROUTE_CMSG2292,
-	OP_ROUTE_DELIVER };
-
 /* The route ops; the listener of rthdr6-deliver binds ::1, same port. */
 static int op_route(int op, char **a, char *info)
 {
@@ -419,8 +418,6 @@ out:
 	return r;
 }
 
-enum { OP_FD_SENDTO, OP_FD_CONNECT };
-
 /* FD ADDR PORT: a socket inherited from route-exec */
 static int op_fd(int op, char **a, char *info)
 {
@@ -453,10 +450,6 @@ static int route_exec(char **argv)
 
 /* ---- table and driver ----------------------------------------------- */
 
-enum { OP_CONNECT_TCP, OP_CONNECT_MPTCP, OP_FASTOPEN, OP_BIND_TCP,
-	OP_BIND_UDP, OP_CONNECT_UDP, OP_SENDTO_UDP, OP_UNSPEC_CONNECT,
-	OP_UNSPEC_SENDTO, OP_URING_CONNECT };
-
 /* ADDR PORT ops: the socket made for the address, what is done with it */
 static int op_sock(int op, char **arg, char *info)
 {
@@ -479,8 +472,6 @@ static int op_sock(int op, char **arg, char *info)
 	(void)info;
 	return with_socket(arg, sock[op].type, sock[op].proto, sock[op].fn);
 }
-
-enum { OP_RAW, OP_PACKET, OP_SCTP, OP_PING };
 
 /* make a socket of the kind (then close it) */
 static int op_make(int op, char **arg, char *info)
@@ -513,9 +504,6 @@ static int listen_unbound(void)
 	return r;
 }
 
-enum { OP_UNSPEC_BIND, OP_RECONNECT, OP_FORK_CONNECT, OP_EXEC_CONNECT,
-	OP_LISTEN };
-
 static int op_other(int op, char **arg, char *info)
 {
 	(void)info;
@@ -533,34 +521,9 @@ static int op_other(int op, char **arg, char *info)
 	}
 }
 
+/* made from netprobe.ops: here, after the static op functions its rows name */
 static const struct op ops[] = {
-	{ "connect-tcp", 2, op_sock, OP_CONNECT_TCP },
-	{ "connect-mptcp", 2, op_sock, OP_CONNECT_MPTCP },
-	{ "fastopen", 2, op_sock, OP_FASTOPEN },
-	{ "bind-tcp", 2, op_sock, OP_BIND_TCP },
-	{ "bind-udp", 2, op_sock, OP_BIND_UDP },
-	{ "connect-udp", 2, op_sock, OP_CONNECT_UDP },
-	{ "sendto-udp", 2, op_sock, OP_SENDTO_UDP },
-	{ "unspec-connect", 2, op_sock, OP_UNSPEC_CONNECT },
-	{ "unspec-bind", 1, op_other, OP_UNSPEC_BIND },
-	{ "unspec-sendto", 2, op_sock, OP_UNSPEC_SENDTO },
-	{ "reconnect", 3, op_other, OP_RECONNECT },
-	{ "uring-connect", 2, op_sock, OP_URING_CONNECT },
-	{ "fork-connect", 2, op_other, OP_FORK_CONNECT },
-	{ "exec-connect", 2, op_other, OP_EXEC_CONNECT },
-	{ "listen", 0, op_other, OP_LISTEN },
-	{ "raw", 0, op_make, OP_RAW },
-	{ "packet", 0, op_make, OP_PACKET },
-	{ "sctp", 0, op_make, OP_SCTP },
-	{ "ping", 0, op_make, OP_PING },
-	{ "rthdr6-sockopt", 2, op_route, OP_ROUTE_SOCKOPT },
-	{ "srr4-sockopt", 2, op_route, OP_ROUTE_SOCKOPT },
-	{ "rthdr6-cmsg", 2, op_route, OP_ROUTE_CMSG },
-	{ "srr4-cmsg", 2, op_route, OP_ROUTE_CMSG },
-	{ "rthdr6-cmsg2292", 2, op_route, OP_ROUTE_CMSG2292 },
-	{ "rthdr6-deliver", 2, op_route, OP_ROUTE_DELIVER },
-	{ "fd-sendto", 3, op_fd, OP_FD_SENDTO },
-	{ "fd-connect", 3, op_fd, OP_FD_CONNECT },
+#include "netprobe-table.h"
 };
 
 static const struct oplist list = OPLIST("netprobe", "", ops);

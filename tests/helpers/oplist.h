@@ -10,9 +10,13 @@
  *
  * A header, not a .c file: each helper is built from its own source files
  * alone (NAME.c, and NAME_*.c where it has more) into a static binary
- * (tests/local.am, build.sh).  The functions are static inline because a
- * helper uses only some of them, and an unused plain static function
- * would fail the -Werror build.
+ * (tests/local.am).  The functions are static inline because a helper
+ * uses only some of them, and an unused plain static function would fail
+ * the -Werror build.
+ *
+ * A helper's ops are listed once, in NAME.ops; the build makes from it
+ * NAME-ops.h, the OP_ kinds, and NAME-table.h, the rows of its
+ * `static const struct op ops[]` (gen-ops.sh).
  */
 #ifndef CORRAL_TESTS_OPLIST_H
 #define CORRAL_TESTS_OPLIST_H
@@ -33,6 +37,7 @@
 /* One operation: returns 0 or a positive errno; may fill info instead. */
 typedef int op_fn(int op, char **arg, char *info);
 
+/* a row of NAME.ops: NAME NARGS FUNCTION KIND */
 struct op {
 	const char *name;
 	int nargs;

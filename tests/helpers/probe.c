@@ -32,6 +32,8 @@
 #include <unistd.h>
 
 #include "oplist.h"
+/* the OP_ kinds of each op function below, made from probe.ops */
+#include "probe-ops.h"
 
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
@@ -40,11 +42,6 @@
 extern char **environ;
 
 /* ---- open-based operations ---------------------------------------- */
-
-enum {
-	OP_READ, OP_WRITE, OP_READDIR, OP_CREATE, OP_OTRUNC, OP_FTRUNCATE,
-	OP_OPATH, OP_REOPEN, OP_IOCTL,
-};
 
 /* open(2) then the one follow-up call the op is about */
 static int op_open(int op, char **arg, char *info)
@@ -107,8 +104,6 @@ static int op_open(int op, char **arg, char *info)
  * descriptor N, inherited from outside the sandbox (Landlock decides
  * truncate and ioctl when a file is opened, so these keep working).
  */
-enum { OP_FD_READ, OP_FD_WRITE, OP_FD_FTRUNCATE, OP_FD_IOCTL };
-
 static int op_fd(int op, char **arg, char *info)
 {
 	int fd = atoi(arg[0]);
@@ -128,12 +123,6 @@ static int op_fd(int op, char **arg, char *info)
 }
 
 /* ---- path operations ----------------------------------------------- */
-
-enum {
-	OP_MKDIR, OP_MKREG, OP_MKFIFO, OP_MKSOCK, OP_SYMLINK, OP_UNLINK, OP_RMDIR,
-	OP_RENAME, OP_EXCHANGE, OP_LINK, OP_TRUNCATE, OP_STAT, OP_CHDIR,
-	OP_READLINK,
-};
 
 static int op_path(int op, char **arg, char *info)
 {
@@ -166,8 +155,6 @@ static int op_path(int op, char **arg, char *info)
 }
 
 /* ---- mount operations ---------------------------------------------- */
-
-enum { OP_MOUNT_TMPFS, OP_UMOUNT, OP_BIND };
 
 static int op_mount(int op, char **arg, char *info)
 {
@@ -235,8 +222,6 @@ static void *read_thread(void *path)
 	return (void *)(long)op_open(OP_READ, arg, NULL);
 }
 
-enum { OP_FORK_READ, OP_THREAD_READ, OP_SLEEP_READ, OP_WAIT_FILE };
-
 static int op_proc(int op, char **arg, char *info)
 {
 	pthread_t t;
@@ -272,8 +257,6 @@ static int op_proc(int op, char **arg, char *info)
 }
 
 /* pid: "<pid> <ppid>"; children: "none" when there is nothing to reap */
-enum { OP_PID, OP_CHILDREN };
-
 static int op_info(int op, char **arg, char *info)
 {
 	(void)arg;
@@ -290,44 +273,9 @@ static int op_info(int op, char **arg, char *info)
 
 /* ---- table and driver ----------------------------------------------- */
 
+/* made from probe.ops: here, after the static op functions its rows name */
 static const struct op ops[] = {
-	{ "read", 1, op_open, OP_READ },
-	{ "write", 1, op_open, OP_WRITE },
-	{ "readdir", 1, op_open, OP_READDIR },
-	{ "create", 1, op_open, OP_CREATE },
-	{ "otrunc", 1, op_open, OP_OTRUNC },
-	{ "ftruncate", 1, op_open, OP_FTRUNCATE },
-	{ "opath", 1, op_open, OP_OPATH },
-	{ "reopen", 1, op_open, OP_REOPEN },
-	{ "ioctl", 1, op_open, OP_IOCTL },
-	{ "fd-read", 1, op_fd, OP_FD_READ },
-	{ "fd-write", 1, op_fd, OP_FD_WRITE },
-	{ "fd-ftruncate", 1, op_fd, OP_FD_FTRUNCATE },
-	{ "fd-ioctl", 1, op_fd, OP_FD_IOCTL },
-	{ "mkdir", 1, op_path, OP_MKDIR },
-	{ "mknod-reg", 1, op_path, OP_MKREG },
-	{ "mkfifo", 1, op_path, OP_MKFIFO },
-	{ "mknod-sock", 1, op_path, OP_MKSOCK },
-	{ "symlink", 2, op_path, OP_SYMLINK },
-	{ "unlink", 1, op_path, OP_UNLINK },
-	{ "rmdir", 1, op_path, OP_RMDIR },
-	{ "rename", 2, op_path, OP_RENAME },
-	{ "exchange", 2, op_path, OP_EXCHANGE },
-	{ "link", 2, op_path, OP_LINK },
-	{ "truncate", 1, op_path, OP_TRUNCATE },
-	{ "stat", 1, op_path, OP_STAT },
-	{ "chdir", 1, op_path, OP_CHDIR },
-	{ "readlink", 1, op_path, OP_READLINK },
-	{ "mount-tmpfs", 1, op_mount, OP_MOUNT_TMPFS },
-	{ "umount", 1, op_mount, OP_UMOUNT },
-	{ "bind", 2, op_mount, OP_BIND },
-	{ "exec", 1, op_exec, 0 },
-	{ "fork-read", 1, op_proc, OP_FORK_READ },
-	{ "thread-read", 1, op_proc, OP_THREAD_READ },
-	{ "sleep-read", 2, op_proc, OP_SLEEP_READ },
-	{ "wait-file", 1, op_proc, OP_WAIT_FILE },
-	{ "pid", 0, op_info, OP_PID },
-	{ "children", 0, op_info, OP_CHILDREN },
+#include "probe-table.h"
 };
 
 static const struct oplist list = OPLIST("probe", "", ops);
