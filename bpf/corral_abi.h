@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 13
+#define CORRAL_ABI_VERSION 14
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -285,7 +285,9 @@ enum corral_hook {
 	CORRAL_HOOK_SOCKET,     /* a raw, packet, SCTP... socket refused */
 	CORRAL_HOOK_ROUTE,      /* a source route: net.protocol = level,
 				 * net.port = option or ancillary type */
-	CORRAL_HOOK_MAX = CORRAL_HOOK_ROUTE,
+	CORRAL_HOOK_LIMITS,     /* another task's rlimits, nice, I/O
+				 * priority, scheduling or memory policy */
+	CORRAL_HOOK_MAX = CORRAL_HOOK_LIMITS,
 };
 
 #define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ipc.bpf.c - between tasks and sockets: ptrace and signals only within
- * the domain (kill(2) here, signals through file ownership in fown.h),
+ * ipc.bpf.c - between tasks and sockets: ptrace, signals and another
+ * task's limits and priority only within the domain (kill(2) here,
+ * signals through file ownership in fown.h),
  * no bpf(2) at all, and unix sockets scoped to the domain that made
  * them or judged by their path.
  */
@@ -65,6 +66,46 @@ int BPF_PROG(corral_task_kill, struct task_struct *p, void *info, int sig,
 	     const struct cred *cred, int ret)
 {
 	return ret ? ret : own_domain_only(p, CORRAL_HOOK_SIGNAL);
+}
+
+/*
+ * Another task's resource limits, nice value, I/O priority, scheduling
+ * (policy or CPU affinity) and memory placement: only within the domain.
+ * A sandbox that could prlimit(2) an outside process of its user could
+ * kill it without a signal of its own (RLIMIT_CPU's hard limit ends in
+ * SIGKILL, RLIMIT_FSIZE in SIGXFSZ) or starve it (RLIMIT_NOFILE of 0).
+ * A task changing its own settings is of its own domain.
+ */
+SEC("lsm/task_setrlimit")
+int BPF_PROG(corral_task_setrlimit, struct task_struct *p,
+	     unsigned int resource, void *new_rlim, int ret)
+{
+	return ret ? ret : own_domain_only(p, CORRAL_HOOK_LIMITS);
+}
+
+SEC("lsm/task_setnice")
+int BPF_PROG(corral_task_setnice, struct task_struct *p, int nice, int ret)
+{
+	return ret ? ret : own_domain_only(p, CORRAL_HOOK_LIMITS);
+}
+
+SEC("lsm/task_setioprio")
+int BPF_PROG(corral_task_setioprio, struct task_struct *p, int ioprio,
+	     int ret)
+{
+	return ret ? ret : own_domain_only(p, CORRAL_HOOK_LIMITS);
+}
+
+SEC("lsm/task_setscheduler")
+int BPF_PROG(corral_task_setscheduler, struct task_struct *p, int ret)
+{
+	return ret ? ret : own_domain_only(p, CORRAL_HOOK_LIMITS);
+}
+
+SEC("lsm/task_movememory")
+int BPF_PROG(corral_task_movememory, struct task_struct *p, int ret)
+{
+	return ret ? ret : own_domain_only(p, CORRAL_HOOK_LIMITS);
 }
 
 /* The hook's arguments changed across kernels; only the verdict matters. */

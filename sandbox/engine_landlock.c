@@ -133,7 +133,8 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 		used += (size_t)snprintf(buf + used, size - used,
 					 "named unix socket connects, ");
 	if (used < size)
-		snprintf(buf + used, size - used, "memfd exec and bpf() denial");
+		snprintf(buf + used, size - used, "memfd exec and bpf() denial, "
+			 "confining prlimit and renice to the sandbox");
 	return buf;
 }
 

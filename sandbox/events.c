@@ -197,6 +197,7 @@ const char *event_hook_name(uint32_t hook)
 		[CORRAL_HOOK_NET] = "network",
 		[CORRAL_HOOK_SOCKET] = "socket",
 		[CORRAL_HOOK_ROUTE] = "route",
+		[CORRAL_HOOK_LIMITS] = "limits/priority",
 	};
 
 	return hook <= CORRAL_HOOK_MAX && names[hook] ? names[hook] : "?";

@@ -15,7 +15,7 @@
 op_fn op_file, op_uring, op_handle, op_misc;
 
 /* escape_procs.c */
-op_fn op_other;
+op_fn op_other, op_limits;
 
 /* escape_unix.c */
 op_fn op_unix;

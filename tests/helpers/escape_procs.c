@@ -5,11 +5,13 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -69,6 +71,26 @@ static int vm_rw(pid_t pid, int poke)
 	return n < 0 ? err() : 0;
 }
 
+/*
+ * A copy of descriptor @fd of @pid, taken with pidfd_getfd(2) and dropped:
+ * a file the other process opened, reached without opening it.
+ */
+static int steal_fd(pid_t pid, int fd)
+{
+	int pidfd, got, e = 0;
+
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		return err();
+	got = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (got < 0)
+		e = err();
+	else
+		close(got);
+	close(pidfd);
+	return e;
+}
+
 int op_other(int op, char **arg, char *info)
 {
 	char path[64];
@@ -103,9 +125,67 @@ int op_other(int op, char **arg, char *info)
 		status = status < 0 ? err() : 0;
 		close(fd);
 		return status;
+	case OP_PIDFD_GETFD:
+		return steal_fd(pid, atoi(arg[1]));
 	case OP_VICTIM:
 		return op_victim(arg, info);
 	default:
 		return EINVAL;
 	}
+}
+
+/*
+ * Another process's settings, each set to the value it already has: the
+ * kernel asks the LSM all the same, so the attempt is judged without
+ * harming the target when it is allowed (outside a sandbox).
+ */
+static int set_limits(int op, pid_t pid)
+{
+	struct rlimit rl;
+	struct sched_param sp;
+	cpu_set_t cpus;
+	long prio;
+	int policy;
+
+	errno = 0;
+	switch (op) {
+	case OP_PRLIMIT:
+		if (prlimit(pid, RLIMIT_NOFILE, NULL, &rl) < 0)
+			return err();
+		return prlimit(pid, RLIMIT_NOFILE, &rl, NULL) < 0 ? err() : 0;
+	case OP_RENICE:
+		prio = getpriority(PRIO_PROCESS, (id_t)pid);
+		if (prio == -1 && errno)
+			return err();
+		return setpriority(PRIO_PROCESS, (id_t)pid, (int)prio) < 0 ?
+		       err() : 0;
+	case OP_IOPRIO:
+		/* IOPRIO_WHO_PROCESS is 1 */
+		prio = syscall(SYS_ioprio_get, 1, pid);
+		if (prio < 0)
+			return err();
+		return syscall(SYS_ioprio_set, 1, pid, prio) < 0 ? err() : 0;
+	case OP_AFFINITY:
+		if (sched_getaffinity(pid, sizeof(cpus), &cpus) < 0)
+			return err();
+		return sched_setaffinity(pid, sizeof(cpus), &cpus) < 0 ?
+		       err() : 0;
+	case OP_SCHEDULER:
+		policy = sched_getscheduler(pid);
+		if (policy < 0 || sched_getparam(pid, &sp) < 0)
+			return err();
+		return sched_setscheduler(pid, policy, &sp) < 0 ? err() : 0;
+	default:
+		return EINVAL;
+	}
+}
+
+/* renice-user N: the nice value of every process of the caller's user */
+int op_limits(int op, char **arg, char *info)
+{
+	(void)info;
+	if (op == OP_RENICE_USER)
+		return setpriority(PRIO_USER, getuid(), atoi(arg[0])) < 0 ?
+		       err() : 0;
+	return set_limits(op, pid_arg(arg[0]));
 }

@@ -131,6 +131,15 @@ background() {
 	_pids+=("$_pid")
 }
 
+# nice_of PID: the process's nice value (field 19 of /proc/PID/stat)
+nice_of() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	read -r -a stat <<<"$stat"
+	echo "${stat[16]}"
+}
+
 # alive PID: the process exists and is not a zombie
 alive() {
 	local stat
@@ -208,6 +217,11 @@ background victim "$W/cwd" "$W/victim.ctl" "$ESC" victim "$W/cwd/.ready.ctl" 120
 wait_file "$W/cwd/.ready.ctl"
 control "ptrace $victim + proc-mem $victim + vm-read $victim + vm-write $victim" OK OK OK OK
 control "read /proc/$victim/cwd/secret + read /proc/self/root$W/out/secret" OK OK
+control "pidfd-getfd $victim 1 + read /proc/$victim/environ" OK OK
+control "prlimit $victim + renice $victim + ioprio $victim + affinity $victim + scheduler $victim" \
+	OK OK OK OK OK
+control "renice-user 5" OK
+diag "control: the outside process's nice value after renice-user 5: $(nice_of "$victim")"
 stop "$victim" TERM
 diag "control: after process_vm_writev: $(cat "$W/victim.ctl")"
 background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.ctl2" 120
@@ -287,6 +301,21 @@ for eng in $engines; do
 		EACCES EACCES
 	t "/proc/self/root of an outside path is EACCES, /proc allowed" \
 		"--ro /proc" "read /proc/self/root$W/out/secret" EACCES
+	t "pidfd_getfd(2) of an outside process's descriptor (its stdout) is EPERM" \
+		"" "pidfd-getfd $victim 1" EPERM
+	t "/proc/PID/environ of an outside process is EACCES, /proc allowed" \
+		"--ro /proc" "read /proc/$victim/environ" EACCES
+	name="prlimit, setpriority, ioprio_set, sched_setaffinity and sched_setscheduler on an outside process are EPERM"
+	landlock_cannot "$name" 99 ||
+		t "$name" "" "prlimit $victim + renice $victim + ioprio $victim + affinity $victim + scheduler $victim" \
+			EPERM EPERM EPERM EPERM EPERM
+	t "the sandbox's own rlimits, nice, I/O priority, affinity and scheduling can still be set" \
+		"" "prlimit 0 + renice 0 + ioprio 0 + affinity 0 + scheduler 0" OK OK OK OK OK
+	name="setpriority(PRIO_USER) is EPERM and leaves an outside process of the user as it was"
+	if ! landlock_cannot "$name" 99; then
+		t "$name" "" "renice-user 5" EPERM
+		is "$(nice_of "$victim")" 0 "$eng: the outside process's nice value is still 0"
+	fi
 	stop "$victim" TERM
 	is "$(cat "$W/victim.$eng")" "victim $W/cwd/.ready.$eng 600: intact" \
 		"$eng: the outside process's memory is unchanged after the attempts"

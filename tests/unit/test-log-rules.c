@@ -109,6 +109,8 @@ static const struct {
 	  "%T/gone/x", "denied read %T/gone/x (pid 7 cat)" },
 	{ "a signal: no rule named", CORRAL_HOOK_SIGNAL, 0, 0, "",
 	  "denied signal (pid 7 cat)" },
+	{ "another process's limits: no rule named", CORRAL_HOOK_LIMITS, 0,
+	  0, "", "denied limits/priority (pid 7 cat)" },
 };
 
 static void remove_tree(void)
