@@ -143,6 +143,7 @@ struct corral_domain {
 	__u32 flags;      /* CORRAL_DOMAIN_* */
 	__u64 nonce;      /* random, per launch: see struct corral_register */
 	__s64 denied_creds; /* entries charged in open_denied */
+	__s64 ipc_objects;  /* SysV IPC objects made, charged in ipc_owner */
 };
 
 /*
@@ -287,7 +288,9 @@ enum corral_hook {
 				 * net.port = option or ancillary type */
 	CORRAL_HOOK_LIMITS,     /* another task's rlimits, nice, I/O
 				 * priority, scheduling or memory policy */
-	CORRAL_HOOK_MAX = CORRAL_HOOK_LIMITS,
+	CORRAL_HOOK_IPC,        /* a SysV IPC object made outside the
+				 * domain, or one too many made inside */
+	CORRAL_HOOK_MAX = CORRAL_HOOK_IPC,
 };
 
 #define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */
@@ -379,6 +382,13 @@ struct corral_info {
  * sixteenth of the map: the entries a domain leaves behind (credentials
  * kept alive by descriptors it handed out) stay charged to its user. */
 #define CORRAL_DENIED_CREDS_PER_UID (CORRAL_MAX_DENIED_CREDS / 16)
+/* SysV IPC objects (shared memory segments, message queues, semaphore
+ * sets) a domain may have made and not yet removed; the map holds every
+ * domain's share and, for objects that outlive their domain, the most one
+ * IPC namespace can hold (IPCMNI of each of the three kinds). */
+#define CORRAL_IPC_PER_DOMAIN 64
+#define CORRAL_MAX_IPC_OBJECTS \
+	(CORRAL_MAX_DOMAINS * CORRAL_IPC_PER_DOMAIN + 3 * 32768)
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512
 
@@ -386,7 +396,7 @@ struct corral_info {
 _Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
-_Static_assert(sizeof(struct corral_domain) == 40, "domain layout");
+_Static_assert(sizeof(struct corral_domain) == 48, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 64, "task layout");
 _Static_assert(sizeof(struct corral_register) == 48, "register layout");
 _Static_assert(sizeof(struct corral_event) ==

@@ -107,15 +107,6 @@ static __always_inline __s64 *uid_charge(__u32 *uid)
 	return bpf_map_lookup_elem(&denied_creds_by_uid, uid);
 }
 
-/* Adds one to @count if it is below @limit: 1, or 0 if not. */
-static __always_inline int charge(__s64 *count, __s64 limit)
-{
-	if (__sync_fetch_and_add(count, 1) < limit)
-		return 1;
-	__sync_fetch_and_add(count, -1);
-	return 0;
-}
-
 /*
  * The entry of opener @cred, whose real uid is @uid, made and charged to
  * @domain and to that user if it has none (see open_denied in maps.h):

@@ -111,4 +111,13 @@ static __always_inline int is_dir_dentry(struct dentry *dentry)
 	return inode && S_ISDIR(BPF_CORE_READ(inode, i_mode));
 }
 
+/* Adds one to @count if it is below @limit: 1, or 0 if not. */
+static __always_inline int charge(__s64 *count, __s64 limit)
+{
+	if (__sync_fetch_and_add(count, 1) < limit)
+		return 1;
+	__sync_fetch_and_add(count, -1);
+	return 0;
+}
+
 #endif /* CORRAL_HOOKS_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ipc.bpf.c - between tasks and sockets: ptrace, signals and another
- * task's limits and priority only within the domain (kill(2) here,
+ * ipc.bpf.c - between tasks and sockets: ptrace, signals, another
+ * task's limits and priority, and SysV IPC objects only within the
+ * domain (kill(2) here,
  * signals through file ownership in fown.h),
  * no bpf(2) at all, and unix sockets scoped to the domain that made
  * them or judged by their path.
@@ -106,6 +107,131 @@ SEC("lsm/task_movememory")
 int BPF_PROG(corral_task_movememory, struct task_struct *p, int ret)
 {
 	return ret ? ret : own_domain_only(p, CORRAL_HOOK_LIMITS);
+}
+
+/*
+ * SysV IPC: a sandbox uses only the objects its domain made (ipc_owner in
+ * maps.h).  ipc_permission runs for every use that the object's mode
+ * governs (shmget of an existing key, shmat, msgsnd, msgrcv, semop,
+ * IPC_STAT); the *ctl hooks for what the owner may do without it
+ * (IPC_RMID, IPC_SET, SHM_LOCK, SHM_STAT_ANY).  A NULL object is a
+ * system-wide query (IPC_INFO), which names none.
+ */
+static __always_inline int own_ipc_only(struct kern_ipc_perm *perm, int err)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
+	__u64 key = (__u64)perm;  /* 6.1: a map key must be on the stack */
+	__u64 *owner;
+
+	if (!t || !perm)
+		return 0;
+	owner = bpf_map_lookup_elem(&ipc_owner, &key);
+	if (owner && *owner == t->domain)
+		return 0;
+	return report(t, NULL, NULL, 0, CORRAL_HOOK_IPC, err);
+}
+
+/* An object made inside a domain: charged to it, remembered as its own. */
+static __always_inline int ipc_made(struct kern_ipc_perm *perm)
+{
+	struct corral_task tbuf;
+	struct corral_task *t = task_dom(&tbuf);
+	struct corral_domain *dom;
+	__u64 key = (__u64)perm, domain;
+
+	if (!t)
+		return 0;
+	domain = t->domain;
+	dom = bpf_map_lookup_elem(&domains, &domain);
+	if (!dom || !charge(&dom->ipc_objects, CORRAL_IPC_PER_DOMAIN))
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_IPC, -ENOSPC);
+	if (bpf_map_update_elem(&ipc_owner, &key, &domain, BPF_ANY)) {
+		__sync_fetch_and_add(&dom->ipc_objects, -1);
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_IPC, -ENOSPC);
+	}
+	return 0;
+}
+
+/* Any object freed (in any context, RCU callbacks included). */
+static __always_inline void ipc_freed(struct kern_ipc_perm *perm)
+{
+	struct corral_domain *dom;
+	__u64 key = (__u64)perm, domain;
+	__u64 *owner = bpf_map_lookup_elem(&ipc_owner, &key);
+
+	if (!owner)
+		return;
+	domain = *owner;
+	bpf_map_delete_elem(&ipc_owner, &key);
+	dom = bpf_map_lookup_elem(&domains, &domain);
+	if (dom)
+		__sync_fetch_and_add(&dom->ipc_objects, -1);
+}
+
+SEC("lsm/ipc_permission")
+int BPF_PROG(corral_ipc_permission, struct kern_ipc_perm *perm, short flag,
+	     int ret)
+{
+	return ret ? ret : own_ipc_only(perm, -EACCES);
+}
+
+SEC("lsm/shm_shmctl")
+int BPF_PROG(corral_shm_shmctl, struct kern_ipc_perm *perm, int cmd, int ret)
+{
+	return ret ? ret : own_ipc_only(perm, -EPERM);
+}
+
+SEC("lsm/msg_queue_msgctl")
+int BPF_PROG(corral_msg_queue_msgctl, struct kern_ipc_perm *perm, int cmd,
+	     int ret)
+{
+	return ret ? ret : own_ipc_only(perm, -EPERM);
+}
+
+SEC("lsm/sem_semctl")
+int BPF_PROG(corral_sem_semctl, struct kern_ipc_perm *perm, int cmd, int ret)
+{
+	return ret ? ret : own_ipc_only(perm, -EPERM);
+}
+
+SEC("lsm/shm_alloc_security")
+int BPF_PROG(corral_shm_alloc, struct kern_ipc_perm *perm, int ret)
+{
+	return ret ? ret : ipc_made(perm);
+}
+
+SEC("lsm/msg_queue_alloc_security")
+int BPF_PROG(corral_msg_queue_alloc, struct kern_ipc_perm *perm, int ret)
+{
+	return ret ? ret : ipc_made(perm);
+}
+
+SEC("lsm/sem_alloc_security")
+int BPF_PROG(corral_sem_alloc, struct kern_ipc_perm *perm, int ret)
+{
+	return ret ? ret : ipc_made(perm);
+}
+
+SEC("lsm/shm_free_security")
+int BPF_PROG(corral_shm_free, struct kern_ipc_perm *perm)
+{
+	ipc_freed(perm);
+	return 0;
+}
+
+SEC("lsm/msg_queue_free_security")
+int BPF_PROG(corral_msg_queue_free, struct kern_ipc_perm *perm)
+{
+	ipc_freed(perm);
+	return 0;
+}
+
+SEC("lsm/sem_free_security")
+int BPF_PROG(corral_sem_free, struct kern_ipc_perm *perm)
+{
+	ipc_freed(perm);
+	return 0;
 }
 
 /* The hook's arguments changed across kernels; only the verdict matters. */

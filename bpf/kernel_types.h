@@ -48,6 +48,7 @@ struct vfsmount {
 };
 
 struct mnt_namespace;
+struct kern_ipc_perm;
 
 /* fs/mount.h: the vfsmount is embedded; we climb to the parent, and a
  * mount of no namespace (MNT_NS_INTERNAL) is the kernel's own. */

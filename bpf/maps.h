@@ -180,6 +180,25 @@ CORRAL_MAP LOCAL_STORAGE(BPF_MAP_TYPE_SK_STORAGE,
 			 __u64) unix_owner SEC(".maps");
 
 /*
+ * SysV IPC objects made inside a domain: struct kern_ipc_perm * -> the
+ * domain id.  A sandbox may use only the objects its own domain made, as
+ * it may ptrace only its own tasks: the others belong to processes
+ * outside, whose memory a shared segment is.  Added when an object is
+ * made (*_alloc_security), deleted when it is freed (*_free_security,
+ * after an RCU grace period, so no address is reused under an entry).
+ *
+ * Who can fill it: a sandbox, by making objects, in new IPC namespaces
+ * too (it may make a user namespace).  Each entry is charged to its domain
+ * (corral_domain.ipc_objects), at most CORRAL_IPC_PER_DOMAIN, given back
+ * when the object goes; past that the sandbox's own shmget, msgget or
+ * semget fails with ENOSPC.  Objects outlive their domain only in an IPC
+ * namespace that outlives it, and one namespace holds at most IPCMNI of
+ * each kind: the map has room for those on top of every domain's share.
+ */
+CORRAL_MAP HASH_MAP(__u64, __u64, CORRAL_MAX_IPC_OBJECTS, BPF_F_NO_PREALLOC)
+	ipc_owner SEC(".maps");
+
+/*
  * domain id -> struct corral_net_policy: the network rules of a domain
  * whose tasks carry CORRAL_TASK_NET.  Written by the launcher, deleted
  * when the domain's last task goes (task_free).

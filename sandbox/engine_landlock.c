@@ -134,7 +134,7 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 					 "named unix socket connects, ");
 	if (used < size)
 		snprintf(buf + used, size - used, "memfd exec and bpf() denial, "
-			 "confining prlimit and renice to the sandbox");
+			 "confining prlimit, renice and SysV IPC to the sandbox");
 	return buf;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -26,9 +27,23 @@ void raise_nofile(void)
 }
 
 /*
+ * A SysV shared memory segment of one page, attached and marked removed:
+ * held until this process exits.  0 or -1 (errno set).
+ */
+static int held_segment(void)
+{
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+
+	if (id < 0 || shmat(id, NULL, 0) == (void *)-1)
+		return -1;
+	return shmctl(id, IPC_RMID, NULL);
+}
+
+/*
  * fill-unix N: N unix sockets held open.  fill-ioctl N PATH: PATH (a
- * device) opened N times, each under new credentials.  The info is how
- * many it got, and the first error if it stopped short.
+ * device) opened N times, each under new credentials.  fill-ipc N: N
+ * SysV segments held.  The info is how many it got, and the first error
+ * if it stopped short.
  */
 int op_fill(int op, char **arg, char *info)
 {
@@ -42,6 +57,8 @@ int op_fill(int op, char **arg, char *info)
 
 		if (op == OP_FILL_UNIX) {
 			fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+		} else if (op == OP_FILL_IPC) {
+			fd = held_segment();
 		} else {
 			e = new_creds();
 			fd = e ? -1 : open(arg[1], O_RDONLY);

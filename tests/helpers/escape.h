@@ -17,6 +17,9 @@ op_fn op_file, op_uring, op_handle, op_misc;
 /* escape_procs.c */
 op_fn op_other, op_limits;
 
+/* escape_ipc.c */
+op_fn op_ipc;
+
 /* escape_unix.c */
 op_fn op_unix;
 

@@ -103,6 +103,7 @@ static inline const char *errno_name(int e, char *buf, size_t len)
 		{ ENOTCONN, "ENOTCONN" }, { EISCONN, "EISCONN" },
 		{ EINPROGRESS, "EINPROGRESS" }, { EALREADY, "EALREADY" },
 		{ ENETUNREACH, "ENETUNREACH" },
+		{ ENOSPC, "ENOSPC" },
 	};
 	int i;
 

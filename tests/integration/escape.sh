@@ -131,6 +131,18 @@ background() {
 	_pids+=("$_pid")
 }
 
+# ipc_objects NAME: a SysV shared memory segment, message queue and
+# semaphore set made outside any sandbox by nobody (mode 0600); their ids
+# in NAME_shm, NAME_msg and NAME_sem
+ipc_objects() {
+	local out
+	out=$("${NOBODY[@]}" "$ESC" ipc-make 2>&1)
+	[[ $out =~ shm=([0-9]+)\ msg=([0-9]+)\ sem=([0-9]+) ]] || return 1
+	printf -v "$1_shm" %s "${BASH_REMATCH[1]}"
+	printf -v "$1_msg" %s "${BASH_REMATCH[2]}"
+	printf -v "$1_sem" %s "${BASH_REMATCH[3]}"
+}
+
 # nice_of PID: the process's nice value (field 19 of /proc/PID/stat)
 nice_of() {
 	local stat
@@ -221,6 +233,10 @@ control "pidfd-getfd $victim 1 + read /proc/$victim/environ" OK OK
 control "prlimit $victim + renice $victim + ioprio $victim + affinity $victim + scheduler $victim" \
 	OK OK OK OK OK
 control "renice-user 5" OK
+ipc_objects ctl && ipc_objects out ||
+	not_ok "control: SysV IPC objects made as nobody outside a sandbox"
+control "shm-attach $ctl_shm + msg-send $ctl_msg + sem-op $ctl_sem + shm-rmid $ctl_shm" \
+	OK OK OK OK
 diag "control: the outside process's nice value after renice-user 5: $(nice_of "$victim")"
 stop "$victim" TERM
 diag "control: after process_vm_writev: $(cat "$W/victim.ctl")"
@@ -311,6 +327,12 @@ for eng in $engines; do
 			EPERM EPERM EPERM EPERM EPERM
 	t "the sandbox's own rlimits, nice, I/O priority, affinity and scheduling can still be set" \
 		"" "prlimit 0 + renice 0 + ioprio 0 + affinity 0 + scheduler 0" OK OK OK OK OK
+	name="another process's SysV shared memory, message queue and semaphores are EACCES, IPC_RMID EPERM"
+	landlock_cannot "$name" 99 ||
+		t "$name" "" "shm-attach $out_shm + msg-send $out_msg + sem-op $out_sem + shm-rmid $out_shm" \
+			EACCES EACCES EACCES EPERM
+	t "the sandbox's own SysV IPC objects can be made, used and removed (fakeroot)" \
+		"" "ipc-own" OK
 	name="setpriority(PRIO_USER) is EPERM and leaves an outside process of the user as it was"
 	if ! landlock_cannot "$name" 99; then
 		t "$name" "" "renice-user 5" EPERM

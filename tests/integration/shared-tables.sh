@@ -91,6 +91,16 @@ is "$("${OTHER[@]}" "$UC" --rx "$BIN" --ro /dev -- "$ATK" fill-ioctl 5 /dev/uran
 kill -KILL "$hog"
 wait "$hog" 2>/dev/null
 
+hog "$W/ipc.out" "${NOBODY[@]}" "$UC" --rx "$BIN" -- "$ATK" fill-ipc 1000 + hold 120
+is "$(head -n1 "$W/ipc.out")" "fill-ipc 1000: 64 ENOSPC" \
+	"a sandbox making 1,000 SysV shared memory segments gets ENOSPC past its share of 64"
+is "$("${OTHER[@]}" "$UC" --rx "$BIN" -- "$ATK" fill-ipc 5 2>&1)" "fill-ipc 5: 5" \
+	"meanwhile another user's sandbox makes SysV segments"
+is "$("${OTHER[@]}" "$ATK" fill-ipc 5 2>&1)" "fill-ipc 5: 5" \
+	"meanwhile, outside any sandbox, another user makes SysV segments"
+kill -KILL "$hog"
+wait "$hog" 2>/dev/null
+
 # ---- launchers killed at every point of a launch ------------------------
 
 mkdir -p "$W/rules" && chmod 0755 "$W/rules" || skip_all "cannot make the rule dirs"

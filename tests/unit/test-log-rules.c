@@ -111,6 +111,8 @@ static const struct {
 	  "denied signal (pid 7 cat)" },
 	{ "another process's limits: no rule named", CORRAL_HOOK_LIMITS, 0,
 	  0, "", "denied limits/priority (pid 7 cat)" },
+	{ "an outside SysV IPC object: no rule named", CORRAL_HOOK_IPC, 0,
+	  0, "", "denied sysv-ipc (pid 7 cat)" },
 };
 
 static void remove_tree(void)
