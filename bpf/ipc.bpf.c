@@ -176,63 +176,39 @@ int BPF_PROG(corral_ipc_permission, struct kern_ipc_perm *perm, short flag,
 	return ret ? ret : own_ipc_only(perm, -EACCES);
 }
 
-SEC("lsm/shm_shmctl")
-int BPF_PROG(corral_shm_shmctl, struct kern_ipc_perm *perm, int cmd, int ret)
-{
-	return ret ? ret : own_ipc_only(perm, -EPERM);
+/*
+ * Each check comes in three hooks of one signature, one a kind of object
+ * (shm, msg_queue, sem): one program each, the same body.
+ */
+#define IPC_CTL_HOOK(hook)						\
+SEC("lsm/" #hook)							\
+int BPF_PROG(corral_##hook, struct kern_ipc_perm *perm, int cmd, int ret) \
+{									\
+	return ret ? ret : own_ipc_only(perm, -EPERM);			\
+}
+#define IPC_ALLOC_HOOK(hook)						\
+SEC("lsm/" #hook)							\
+int BPF_PROG(corral_##hook, struct kern_ipc_perm *perm, int ret)	\
+{									\
+	return ret ? ret : ipc_made(perm);				\
+}
+#define IPC_FREE_HOOK(hook)						\
+SEC("lsm/" #hook)							\
+int BPF_PROG(corral_##hook, struct kern_ipc_perm *perm)			\
+{									\
+	ipc_freed(perm);						\
+	return 0;							\
 }
 
-SEC("lsm/msg_queue_msgctl")
-int BPF_PROG(corral_msg_queue_msgctl, struct kern_ipc_perm *perm, int cmd,
-	     int ret)
-{
-	return ret ? ret : own_ipc_only(perm, -EPERM);
-}
-
-SEC("lsm/sem_semctl")
-int BPF_PROG(corral_sem_semctl, struct kern_ipc_perm *perm, int cmd, int ret)
-{
-	return ret ? ret : own_ipc_only(perm, -EPERM);
-}
-
-SEC("lsm/shm_alloc_security")
-int BPF_PROG(corral_shm_alloc, struct kern_ipc_perm *perm, int ret)
-{
-	return ret ? ret : ipc_made(perm);
-}
-
-SEC("lsm/msg_queue_alloc_security")
-int BPF_PROG(corral_msg_queue_alloc, struct kern_ipc_perm *perm, int ret)
-{
-	return ret ? ret : ipc_made(perm);
-}
-
-SEC("lsm/sem_alloc_security")
-int BPF_PROG(corral_sem_alloc, struct kern_ipc_perm *perm, int ret)
-{
-	return ret ? ret : ipc_made(perm);
-}
-
-SEC("lsm/shm_free_security")
-int BPF_PROG(corral_shm_free, struct kern_ipc_perm *perm)
-{
-	ipc_freed(perm);
-	return 0;
-}
-
-SEC("lsm/msg_queue_free_security")
-int BPF_PROG(corral_msg_queue_free, struct kern_ipc_perm *perm)
-{
-	ipc_freed(perm);
-	return 0;
-}
-
-SEC("lsm/sem_free_security")
-int BPF_PROG(corral_sem_free, struct kern_ipc_perm *perm)
-{
-	ipc_freed(perm);
-	return 0;
-}
+IPC_CTL_HOOK(shm_shmctl)
+IPC_CTL_HOOK(msg_queue_msgctl)
+IPC_CTL_HOOK(sem_semctl)
+IPC_ALLOC_HOOK(shm_alloc_security)
+IPC_ALLOC_HOOK(msg_queue_alloc_security)
+IPC_ALLOC_HOOK(sem_alloc_security)
+IPC_FREE_HOOK(shm_free_security)
+IPC_FREE_HOOK(msg_queue_free_security)
+IPC_FREE_HOOK(sem_free_security)
 
 /* The hook's arguments changed across kernels; only the verdict matters. */
 SEC("lsm/bpf")
