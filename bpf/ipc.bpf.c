@@ -2,10 +2,9 @@
 /*
  * ipc.bpf.c - between tasks and sockets: ptrace, signals, another
  * task's limits and priority, and SysV IPC objects only within the
- * domain (kill(2) here,
- * signals through file ownership in fown.h),
- * no bpf(2) at all, and unix sockets scoped to the domain that made
- * them or judged by their path.
+ * domain (kill(2) here, signals through file ownership in fown.h), no
+ * bpf(2) at all, and unix sockets scoped to the domain that made them or
+ * judged by their path.
  */
 #include "hooks.h"
 #include "fown.h"
