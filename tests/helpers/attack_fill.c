@@ -32,10 +32,16 @@ void raise_nofile(void)
  */
 static int held_segment(void)
 {
-	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600), e;
 
-	if (id < 0 || shmat(id, NULL, 0) == (void *)-1)
+	if (id < 0)
 		return -1;
+	if (shmat(id, NULL, 0) == (void *)-1) {
+		e = errno;      /* not left behind unattached */
+		shmctl(id, IPC_RMID, NULL);
+		errno = e;
+		return -1;
+	}
 	return shmctl(id, IPC_RMID, NULL);
 }
 

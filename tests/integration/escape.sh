@@ -143,21 +143,25 @@ ipc_objects() {
 	printf -v "$1_sem" %s "${BASH_REMATCH[3]}"
 }
 
-# nice_of PID: the process's nice value (field 19 of /proc/PID/stat)
-nice_of() {
+# stat_field PID N: field N (3 or later, after the command name, which
+# may hold spaces) of /proc/PID/stat; fails if there is no such process
+stat_field() {
 	local stat
 	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	stat=${stat##*) }
-	read -r -a stat <<<"$stat"
-	echo "${stat[16]}"
+	read -r -a stat <<<"${stat##*) }"
+	echo "${stat[$2 - 3]}"
 }
 
-# alive PID: the process exists and is not a zombie
+# nice_of PID: the process's nice value (field 19)
+nice_of() {
+	stat_field "$1" 19
+}
+
+# alive PID: the process exists and is not a zombie (field 3, the state)
 alive() {
-	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	stat=${stat##*) }
-	[ "${stat%% *}" != Z ]
+	local state
+	state=$(stat_field "$1" 3) || return 1
+	[ "$state" != Z ]
 }
 
 # stop PID [SIGNAL]: signal (default KILL) a process and wait until it is gone
