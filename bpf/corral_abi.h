@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 14
+#define CORRAL_ABI_VERSION 15
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -144,6 +144,7 @@ struct corral_domain {
 	__u64 nonce;      /* random, per launch: see struct corral_register */
 	__s64 denied_creds; /* entries charged in open_denied */
 	__s64 ipc_objects;  /* SysV IPC objects made, charged in ipc_owner */
+	__s64 creds;        /* credentials carrying it, charged in cred_domain */
 };
 
 /*
@@ -214,6 +215,10 @@ static inline __u16 corral_file_tag(__u64 ino)
  * an unwatched sandbox's denials would only cost a name walk each and
  * fill the ring that a watched one needs. */
 #define CORRAL_TASK_WATCHED    (1u << 6)
+/* userns = yes: the sandbox may make user namespaces (bubblewrap,
+ * Chromium's own sandbox).  Without it userns_create is refused: most
+ * escapes start by gaining capabilities in a namespace of one's own. */
+#define CORRAL_TASK_USERNS     (1u << 8)
 
 /*
  * Network rules: hash map "net_policy", key __u64 domain id, value struct
@@ -290,7 +295,8 @@ enum corral_hook {
 				 * priority, scheduling or memory policy */
 	CORRAL_HOOK_IPC,        /* a SysV IPC object made outside the
 				 * domain, or one too many made inside */
-	CORRAL_HOOK_MAX = CORRAL_HOOK_IPC,
+	CORRAL_HOOK_USERNS,     /* a user namespace, without userns = yes */
+	CORRAL_HOOK_MAX = CORRAL_HOOK_USERNS,
 };
 
 #define CORRAL_EVENT_NAMES    24  /* path components kept, leaf first */
@@ -389,6 +395,12 @@ struct corral_info {
 #define CORRAL_IPC_PER_DOMAIN 64
 #define CORRAL_MAX_IPC_OBJECTS \
 	(CORRAL_MAX_DOMAINS * CORRAL_IPC_PER_DOMAIN + 3 * 32768)
+/* Credentials that carry a domain (cred_domain): about one per live
+ * process of a sandbox, plus those its open files keep alive.  Each domain
+ * may hold CORRAL_CREDS_PER_DOMAIN, each user a sixteenth of the map. */
+#define CORRAL_MAX_CREDS          131072
+#define CORRAL_CREDS_PER_DOMAIN   4096
+#define CORRAL_CREDS_PER_UID      (CORRAL_MAX_CREDS / 16)
 /* Longest walk from an object to the root, mounts included; deny past it. */
 #define CORRAL_MAX_DEPTH   512
 
@@ -396,7 +408,7 @@ struct corral_info {
 _Static_assert(sizeof(struct corral_rule_key) == 32, "rule key layout");
 _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
-_Static_assert(sizeof(struct corral_domain) == 48, "domain layout");
+_Static_assert(sizeof(struct corral_domain) == 56, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 64, "task layout");
 _Static_assert(sizeof(struct corral_register) == 48, "register layout");
 _Static_assert(sizeof(struct corral_event) ==

@@ -9,24 +9,6 @@
 #include "hooks.h"
 #include "fown.h"
 
-/*
- * Since 6.6 overlayfs opens the real file as a "backing file" whose f_path
- * is the lower path; the overlay-level open was already judged, so judging
- * the backing one again would deny by the path nobody used.  FMODE_BACKING
- * moved from bit 25 to bit 24 in 6.12, and is still bit 24 on 6.18 and
- * 7.3 (the guest suites' root is an overlay: a wrong bit denies them all).
- */
-static __always_inline int is_backing_file(struct file *file)
-{
-	fmode_t mode = file->f_mode;
-
-	if (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 12, 0))
-		return !!(mode & (1u << 24));
-	if (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 6, 0))
-		return !!(mode & (1u << 25));
-	return 0;
-}
-
 /* @file is the hook's BTF pointer: direct loads, cheaper than probe reads */
 static __always_inline __u32 open_access(struct file *file)
 {
@@ -44,42 +26,6 @@ static __always_inline __u32 open_access(struct file *file)
 	if (file->f_flags & __FMODE_EXEC)
 		want |= CORRAL_ACCESS_EXEC;
 	return want;
-}
-
-/*
- * Opens the kernel makes on its own behalf for an access already judged:
- * overlayfs reading a lower directory or copying a file up does so under
- * the mounter's credentials (override_creds) through its layers' private
- * mounts (clone_private_mount), which belong to no mount namespace
- * (MNT_NS_INTERNAL).  Landlock, whose domain lives in the credentials,
- * lets them through for the same reason.
- *
- * Overridden credentials alone do not make an open the kernel's: io_uring
- * runs a request under the credentials its submitter had when it was
- * queued, so a task that changed its credentials (PR_SET_KEEPCAPS is
- * enough) then queued an IORING_OP_OPENAT ran it overridden, in io-wq, in
- * SQPOLL or inline, and was waved through.  What no task can do is name a
- * path on a private mount: such a mount is in no namespace, and no
- * descriptor on it reaches user space (overlayfs keeps its real files to
- * itself; /proc/PID/map_files needs CAP_SYS_ADMIN).  So an open under
- * overridden credentials on a mount of some namespace is judged like any
- * other, under the domain of the task doing it: io-wq workers and SQPOLL
- * threads are threads of the submitter and carry its domain from
- * task_alloc, and IORING_SETUP_ATTACH_WQ only shares a worker of the same
- * process.  Registered personalities are refused (uring_override_creds).
- */
-#define MNT_NS_INTERNAL ((void *)-22L)    /* ERR_PTR(-EINVAL), fs/mount.h */
-
-static __always_inline int kernel_private_open(struct file *file)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct mount *mnt;
-
-	if (task->cred == task->real_cred)
-		return 0;
-	mnt = (void *)file->f_path.mnt -
-	      bpf_core_field_offset(struct mount, mnt);
-	return BPF_CORE_READ(mnt, mnt_ns) == MNT_NS_INTERNAL;
 }
 
 static __always_inline __u64 denied_bits(__u32 rights)
@@ -264,9 +210,9 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	if (ret)
 		return ret;
 	t = task_dom(&tbuf);
+	/* Overlayfs opens its real files (6.6+: backing files) under its
+	 * mounter's credentials: their domain, if any, judges the open. */
 	if (!t)
-		return 0;
-	if (is_backing_file(file) || kernel_private_open(file))
 		return 0;
 	want = open_access(file);
 	/* memfd and other files of internal mounts have no path to judge;

@@ -50,8 +50,7 @@ struct vfsmount {
 struct mnt_namespace;
 struct kern_ipc_perm;
 
-/* fs/mount.h: the vfsmount is embedded; we climb to the parent, and a
- * mount of no namespace (MNT_NS_INTERNAL) is the kernel's own. */
+/* fs/mount.h: the vfsmount is embedded; we climb to the parent. */
 struct mount {
 	struct mount *mnt_parent;
 	struct dentry *mnt_mountpoint;

@@ -21,6 +21,9 @@
  *   open_denied, denied_creds_by_uid  charged per domain and per user
  *       (see below): a sandbox past either share is refused its own
  *       open.
+ *   cred_domain, creds_by_uid   charged per domain and per user, like
+ *       open_denied: a sandbox past either share is refused its own fork,
+ *       exec or credential change (ENOMEM).
  *   unix_owner                  socket storage: part of each socket.
  *   marks                       65,536, global, CORRAL_MARK_SLOTS slots a
  *       directory; a domain claims at most a quarter (mark_charge).
@@ -207,6 +210,39 @@ CORRAL_MAP HASH_MAP(__u64, struct corral_net_policy,
 		    CORRAL_MAX_DOMAINS, BPF_F_NO_PREALLOC)
 	net_policy SEC(".maps");
 
+/*
+ * The domain lives on the credentials, as Landlock's does: every struct
+ * cred made from one that carries a domain carries it too (cred_prepare,
+ * cred_transfer), and the entry goes when the cred is freed (cred_free).
+ * So work the kernel does under borrowed credentials (overlayfs acting
+ * as its mounter, io_uring running a request as its submitter, a file
+ * system's helper overriding with a sandboxed caller's creds) is judged
+ * under the domain those credentials carry, and work done for a sandbox
+ * under credentials from outside (an overlay root mounted) under none.
+ *
+ * Value: the domain as the tasks carry it (struct corral_task), and the
+ * user charged.  Who can fill it: a sandbox, by keeping many credentials
+ * alive (processes, and files they opened, which hold their opener's
+ * creds); each entry is charged to its domain (corral_domain.creds, at
+ * most CORRAL_CREDS_PER_DOMAIN) and to the user who launched it
+ * (creds_by_uid, at most creds_per_uid), given back at cred_free.
+ */
+struct cred_entry {
+	struct corral_task task;
+	__u32 uid;        /* creds_by_uid key charged */
+	__u32 reserved;
+};
+
+CORRAL_MAP HASH_MAP(__u64, struct cred_entry, CORRAL_MAX_CREDS,
+		    BPF_F_NO_PREALLOC) cred_domain SEC(".maps");
+
+/* launcher's real uid -> cred_domain entries charged to it */
+CORRAL_MAP HASH_MAP(__u32, __s64, CORRAL_MAX_DOMAINS, 0)
+	creds_by_uid SEC(".maps");
+
+/* Set lower at load by corral's tests only (CORRAL_TEST_CREDS_PER_UID). */
+CORRAL_RODATA(__s64, creds_per_uid, CORRAL_CREDS_PER_UID);
+
 /* [0] -> struct corral_info, written by `corral setup` after load. */
 CORRAL_MAP ONE_ELEMENT(struct corral_info) info SEC(".maps");
 
@@ -386,9 +422,55 @@ task_dom_of(struct task_struct *task, struct corral_task *copy)
 	return copy;
 }
 
+/*
+ * The domain of credentials @cred (a struct cred *) from cred_domain,
+ * copied into @copy; NULL if they carry none.  The key is built in @copy
+ * itself: every byte of stack counts in the hooks that come here.
+ */
+static __always_inline struct corral_task *cred_dom(__u64 cred,
+						    struct corral_task *copy)
+{
+	struct cred_entry *e;
+
+	copy->domain = cred;
+	e = bpf_map_lookup_elem(&cred_domain, &copy->domain);
+	if (!e)
+		return NULL;
+	*copy = e->task;
+	return copy;
+}
+
+/*
+ * The domain of the credentials the current task acts with
+ * (current_cred()): every decision is made on it.  A task's own
+ * credentials (cred == real_cred) carry the domain its task storage holds:
+ * the launcher enters both at once (its storage; its credentials at the
+ * next prepare_creds(), before the command runs: dropping privileges,
+ * then exec), a child gets its parent's storage at task_alloc and
+ * credentials prepared from its parent's, and a task only ever commits
+ * credentials prepared from its own.  So the storage answers there
+ * without a hash lookup, as before, and an unsandboxed task pays two
+ * loads more.  Overridden credentials (override_creds()) are looked up.
+ */
 static __always_inline struct corral_task *task_dom(struct corral_task *copy)
 {
-	return task_dom_of(bpf_get_current_task_btf(), copy);
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (task->cred != task->real_cred)
+		return cred_dom((__u64)task->cred, copy);
+	return task_dom_of(task, copy);
+}
+
+/* The domain credentials @cred carry, when they are the current task's
+ * subjective ones (prepare_creds()'s @old) or any others. */
+static __always_inline struct corral_task *
+cred_dom_any(const struct cred *cred, struct corral_task *copy)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if ((__u64)cred == (__u64)task->real_cred)
+		return task_dom_of(task, copy);
+	return cred_dom((__u64)cred, copy);
 }
 
 #endif /* CORRAL_MAPS_H */

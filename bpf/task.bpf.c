@@ -3,9 +3,9 @@
  * task.bpf.c - the life of a domain: a task inherits its parent's at
  * fork, the last task gone takes the domain and its rules along, a
  * launcher that dies before entering gives its slot back, rules are
- * registered through statfs(2), and credentials: their open_denied
- * entry goes with them, and io_uring may not run requests under other
- * ones.
+ * registered through statfs(2), and credentials: they carry the domain
+ * (cred_domain in maps.h), their open_denied entry goes with them, and
+ * io_uring may not run requests under registered ones.
  *
  * This object holds the maps and read-only data every other one uses
  * (CORRAL_MAPS_HERE, maps.h); `bpftool gen object` links them into one.
@@ -194,21 +194,128 @@ int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 	return 0;
 }
 
+static const __s64 no_creds = 0;
+
+/* @uid's count in creds_by_uid, made at 0 on its first entry. */
+static __always_inline __s64 *creds_of_uid(__u32 *uid)
+{
+	__s64 *n = bpf_map_lookup_elem(&creds_by_uid, uid);
+
+	if (n)
+		return n;
+	bpf_map_update_elem(&creds_by_uid, uid, &no_creds, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&creds_by_uid, uid);
+}
+
 /*
- * The files these credentials opened are all gone: so is their entry, and
- * its charge goes back to its user, and to its domain if that still
- * lives.
+ * @cred carries @t's domain from now on, charged to the domain and to the
+ * user who launched it.  @force: charge past the shares rather than fail
+ * (a hook that cannot refuse: a cred without its entry would be judged
+ * unsandboxed wherever the kernel borrows it).  0, or -ENOMEM when a
+ * share is spent, -EPERM when the domain is gone (fail closed).
+ */
+static __always_inline int cred_carry(__u64 cred, struct corral_task *t,
+				      int force)
+{
+	struct cred_entry e = { .task = *t };
+	struct corral_domain *dom = bpf_map_lookup_elem(&domains, &t->domain);
+	__s64 *by_uid;
+
+	if (!dom)
+		return -EPERM;
+	e.uid = dom->uid;
+	by_uid = creds_of_uid(&e.uid);
+	if (!by_uid)
+		return -ENOMEM;
+	if (!force && !charge(&dom->creds, CORRAL_CREDS_PER_DOMAIN))
+		return -ENOMEM;
+	if (!force && !charge(by_uid, creds_per_uid)) {
+		__sync_fetch_and_add(&dom->creds, -1);
+		return -ENOMEM;
+	}
+	if (force) {
+		__sync_fetch_and_add(&dom->creds, 1);
+		__sync_fetch_and_add(by_uid, 1);
+	}
+	if (!bpf_map_update_elem(&cred_domain, &cred, &e, BPF_ANY))
+		return 0;
+	__sync_fetch_and_add(&dom->creds, -1);
+	__sync_fetch_and_add(by_uid, -1);
+	return -ENOMEM;
+}
+
+/*
+ * New credentials are a copy of the current task's (@old): they carry its
+ * domain.  Every prepare_creds() of the machine comes here (fork, exec,
+ * setuid, access(2)); an unsandboxed task's own credentials cost one
+ * compare and one load.
+ */
+SEC("lsm/cred_prepare")
+int BPF_PROG(corral_cred_prepare, struct cred *new, const struct cred *old,
+	     unsigned int gfp, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = cred_dom_any(old, &tbuf);
+	if (!t)
+		return 0;
+	return cred_carry((__u64)new, t, 0);
+}
+
+/* keyctl(KEYCTL_SESSION_TO_PARENT) fills a blank cred from the parent's. */
+SEC("lsm/cred_transfer")
+void BPF_PROG(corral_cred_transfer, struct cred *new, const struct cred *old)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = cred_dom_any(old, &tbuf);
+
+	if (t)
+		cred_carry((__u64)new, t, 1);
+}
+
+/* @cred is freed: its cred_domain entry goes, and its charge. */
+static __always_inline void cred_forget(__u64 cred)
+{
+	struct cred_entry *e = bpf_map_lookup_elem(&cred_domain, &cred);
+	struct corral_domain *dom;
+	__u64 domain;
+	__u32 uid;
+	__s64 *by_uid;
+
+	if (!e)
+		return;
+	domain = e->task.domain;
+	uid = e->uid;
+	if (bpf_map_delete_elem(&cred_domain, &cred))
+		return;
+	dom = bpf_map_lookup_elem(&domains, &domain);
+	if (dom)
+		__sync_fetch_and_add(&dom->creds, -1);
+	by_uid = bpf_map_lookup_elem(&creds_by_uid, &uid);
+	if (by_uid)
+		__sync_fetch_and_add(by_uid, -1);
+}
+
+/*
+ * Credentials are freed: their domain goes with them, and so does their
+ * open_denied entry (the files they opened are all gone), whose charge
+ * goes back to its user, and to its domain if that still lives.
  */
 SEC("lsm/cred_free")
 void BPF_PROG(corral_cred_free, struct cred *cred)
 {
 	__u64 key = (__u64)cred;
-	struct open_denied_files *d = bpf_map_lookup_elem(&open_denied, &key);
+	struct open_denied_files *d;
 	struct corral_domain *dom;
 	__u32 uid = BPF_CORE_READ(cred, uid.val);
 	__u64 domain;
 	__s64 *by_uid;
 
+	cred_forget(key);
+	d = bpf_map_lookup_elem(&open_denied, &key);
 	if (!d)
 		return;
 	domain = d->domain;
@@ -222,7 +329,31 @@ void BPF_PROG(corral_cred_free, struct cred *cred)
 		__sync_fetch_and_add(by_uid, -1);
 }
 
-/* An io_uring personality would run requests with other credentials. */
+/*
+ * No user namespace unless the profile allows one (userns = yes): most
+ * escapes start by gaining capabilities in a namespace of one's own
+ * (mounting an overlay, a bind mount, a detached clone of a tree).  The
+ * hook exists from 6.1; the Landlock engine uses a seccomp filter.
+ */
+SEC("lsm/userns_create")
+int BPF_PROG(corral_userns_create, const struct cred *cred, int ret)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t;
+
+	if (ret)
+		return ret;
+	t = task_dom(&tbuf);
+	if (!t || (t->flags & CORRAL_TASK_USERNS))
+		return 0;
+	return report(t, NULL, NULL, 0, CORRAL_HOOK_USERNS, -EPERM);
+}
+
+/*
+ * An io_uring personality would run requests with credentials registered
+ * by whoever made the ring, maybe a process outside that handed the ring
+ * in: refused in a domain, whatever those credentials carry.
+ */
 SEC("lsm/uring_override_creds")
 int BPF_PROG(corral_uring_override_creds, const struct cred *new, int ret)
 {

@@ -199,6 +199,7 @@ const char *event_hook_name(uint32_t hook)
 		[CORRAL_HOOK_ROUTE] = "route",
 		[CORRAL_HOOK_LIMITS] = "limits/priority",
 		[CORRAL_HOOK_IPC] = "sysv-ipc",
+		[CORRAL_HOOK_USERNS] = "user-namespace",
 	};
 
 	return hook <= CORRAL_HOOK_MAX && names[hook] ? names[hook] : "?";

@@ -419,7 +419,10 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	}
 	launch_request_close(req);
 	fd_limit_restore();
-	if (seccomp_install_sandbox() < 0)
+	if (seccomp_install_sandbox() < 0 ||
+	    (engine != LAUNCH_ENGINE_BPF &&
+	     !(req->msg.task_flags & CORRAL_TASK_USERNS) &&
+	     seccomp_install_userns() < 0))
 		die("could not install the seccomp filter; the command was "
 		    "not run");
 	if (req->msg.exec_path[0] && !(req->msg.flags & LAUNCH_PATH_FOUND))

@@ -29,7 +29,8 @@
 #define PIDFS_MAGIC         0x50494446
 #define NSFS_MAGIC          0x6e736673
 
-#define TASK_FLAGS_KNOWN (CORRAL_TASK_EXEC_ANON | CORRAL_TASK_UNIX_ANY)
+#define TASK_FLAGS_KNOWN (CORRAL_TASK_EXEC_ANON | CORRAL_TASK_UNIX_ANY | \
+			  CORRAL_TASK_USERNS)
 
 int launch_msg_send_raw(int sock, const void *buf, size_t len,
 			const int *fds, size_t n_fds)

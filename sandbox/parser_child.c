@@ -438,6 +438,8 @@ static uint32_t sandbox_flags(const struct policy *policy)
 		flags |= CORRAL_TASK_EXEC_ANON;
 	if (policy->sandbox.value[POLICY_UNIX_CONNECT] == POLICY_ALLOW)
 		flags |= CORRAL_TASK_UNIX_ANY;
+	if (policy->sandbox.value[POLICY_USERNS] == POLICY_YES)
+		flags |= CORRAL_TASK_USERNS;
 	return flags;
 }
 

@@ -71,6 +71,7 @@ struct opened_rule {
  *                                 Landlock ABI 6, or not
  *   require        = bpf|any      refuse to run without the BPF engine
  *   quiet          = yes|no       no warning line when Landlock is used
+ *   userns         = yes|no       the command may make user namespaces
  *
  * profile_keys.c parses and merges them (a later setting replaces an
  * earlier one) and --print-profile prints them; launch.c hands them to
@@ -84,11 +85,12 @@ struct opened_rule {
 	X(POLICY_EXEC_ANONYMOUS, "exec-anonymous")	\
 	X(POLICY_UNIX_CONNECT, "unix-connect")		\
 	X(POLICY_REQUIRE, "require")			\
-	X(POLICY_QUIET, "quiet")
+	X(POLICY_QUIET, "quiet")			\
+	X(POLICY_USERNS, "userns")
 
 /* Each value a setting can take, and its word. */
 #define POLICY_VALUES(X)			\
-	X(POLICY_NO, "no")       /* exec-anonymous, quiet */ \
+	X(POLICY_NO, "no")       /* exec-anonymous, quiet, userns */ \
 	X(POLICY_YES, "yes")				\
 	X(POLICY_SCOPED, "scoped") /* unix-connect */	\
 	X(POLICY_ALLOW, "allow")			\

@@ -43,6 +43,12 @@ int seccomp_install_sandbox(void)
 		       "sandbox");
 }
 
+int seccomp_install_userns(void)
+{
+	return install(corral_userns_filter, N_INSNS(corral_userns_filter),
+		       "user namespace");
+}
+
 int seccomp_install_parser(void)
 {
 	return install(corral_parser_filter, N_INSNS(corral_parser_filter),

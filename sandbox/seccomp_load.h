@@ -16,6 +16,9 @@
  */
 int seccomp_install_sandbox(void);
 
+/* Refuses new user namespaces (the Landlock engine without userns = yes). */
+int seccomp_install_userns(void);
+
 /*
  * The parser child's allowlist: every system call not on it kills the
  * process.  Returns 0 or -errno after a message.

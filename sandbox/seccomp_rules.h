@@ -12,6 +12,8 @@
 
 /* The sandbox's deny list (seccomp_sandbox.c); NULL after a message. */
 scmp_filter_ctx seccomp_sandbox_filter(void);
+/* No new user namespaces (seccomp_sandbox.c); NULL after a message. */
+scmp_filter_ctx seccomp_userns_filter(void);
 /* The parser child's allowlist (seccomp_child.c); NULL after a message. */
 scmp_filter_ctx seccomp_child_filter(void);
 

@@ -16,6 +16,7 @@
 #include "seccomp_rules.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
@@ -161,6 +162,36 @@ scmp_filter_ctx seccomp_filter_list(uint32_t def_action, uint32_t action,
 		r = rule_by_name(ctx, action, names[i]);
 	for (size_t i = 0; !r && i < n_cmds; i++)
 		r = rule_ioctl(ctx, action, cmds[i]);
+	return filter_done(ctx, r);
+}
+
+/*
+ * No user namespace, where the Landlock engine runs (the bpf engine
+ * refuses it in its userns_create hook, and keeps clone3): clone and
+ * unshare are refused with CLONE_NEWUSER in their flags, which are
+ * registers, and clone3, whose flags are in memory a filter cannot read,
+ * answers ENOSYS, so that the C library falls back to clone.
+ */
+scmp_filter_ctx seccomp_userns_filter(void)
+{
+	scmp_filter_ctx ctx = filter_new(SCMP_ACT_ALLOW);
+	int r;
+
+	if (!ctx)
+		return NULL;
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
+			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
+				     CLONE_NEWUSER));
+	if (!r)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				     SCMP_SYS(clone), 1,
+				     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER,
+					     CLONE_NEWUSER));
+	if (!r)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				     SCMP_SYS(clone3), 0);
+	if (r < 0)
+		error_errno(r, "seccomp: refusing new user namespaces");
 	return filter_done(ctx, r);
 }
 

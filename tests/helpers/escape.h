@@ -34,4 +34,7 @@ op_fn op_bpf;
 /* escape_privs.c */
 op_fn op_mount, op_exec, op_status;
 
+/* escape_overlay.c */
+op_fn op_overlay;
+
 #endif

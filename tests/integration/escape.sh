@@ -74,6 +74,7 @@ cp "$CORRAL_HELPERS/attack" "$ATK" && chmod 0755 "$ATK" ||
 	skip_all "cannot copy the attack helper to $BIN"
 echo log >"$W/out/log"
 chown 65534:65534 "$W/out/log"
+printf '[sandbox]\nuserns = yes\n' >"$W/userns.profile"
 chmod 4755 "$BIN/escape-suid"
 chgrp corral "$BIN/escape-sgid" && chmod 2755 "$BIN/escape-sgid"
 setcap cap_sys_admin+ep "$BIN/escape-fcap"
@@ -258,6 +259,8 @@ got=$(outside "$ESC" pty-run "$ESC" tiocsti 0 2>&1)
 diag "control: without a sandbox, TIOCSTI on the controlling pty: $got"
 control "cg bpf-get $PIN/rules + bpf-lookup $PIN/rules" OK OK
 control "unshare-userns + mount-tmpfs $W/in" OK OK
+mkdir -p "$W/ctl" && chown 65534:65534 "$W/ctl"
+control "overlay-copyup $W/out $W/ctl secret + read $W/ctl/up/secret" OK OK
 control "suid-exec $BIN/escape-suid + suid-exec $BIN/escape-sgid + suid-exec $BIN/escape-fcap" \
 	"euid=0 egid=65534 CapEff=*" "euid=65534 egid=$CG CapEff=0" \
 	"euid=65534 egid=65534 CapEff=200000"
@@ -406,6 +409,25 @@ for eng in $engines; do
 		ok "$eng: unshare(CLONE_NEWUSER|CLONE_NEWNS) is EPERM, and so is the mount" ;;
 	*)
 		not_ok "$eng: unshare(CLONE_NEWUSER|CLONE_NEWNS) then mount of a tmpfs is EPERM" \
+			"$got" ;;
+	esac
+	t "a user namespace is EPERM without userns = yes" \
+		"" "unshare-userns" EPERM
+	t "userns = yes: unshare(CLONE_NEWUSER|CLONE_NEWNS) works" \
+		"--profile $W/userns.profile" "unshare-userns" OK
+	# Issue 33, route 1: overlayfs copies up as its mounter; the copy-up's
+	# open of the outside file must be judged under the sandbox's domain.
+	rm -rf "$W/in/up" "$W/in/work"
+	got=$(jail --profile "$W/userns.profile" --rw "$W/in" --rw /proc -- \
+		"$ESC" overlay-copyup "$W/out" "$W/in" secret + read "$W/in/up/secret" 2>&1)
+	case $got in
+	"overlay-copyup $W/out $W/in secret: OK"*)
+		not_ok "$eng: userns = yes, /proc rw: a detached overlay's copy-up of an outside file is refused" \
+			"the copy-up worked: $got" ;;
+	*"read $W/in/up/secret: ENOENT")
+		ok "$eng: userns = yes, /proc rw: a detached overlay's copy-up of an outside file is refused (${got%%$'\n'*})" ;;
+	*)
+		not_ok "$eng: userns = yes, /proc rw: a detached overlay's copy-up of an outside file is refused" \
 			"$got" ;;
 	esac
 
