@@ -28,6 +28,42 @@ static __always_inline __u32 open_access(struct file *file)
 	return want;
 }
 
+/*
+ * /proc/PID/ of a task outside the domain is read-only to a sandbox,
+ * whatever its rules say (a writable /proc, or `--rwx /`): the kernel
+ * lets a process write oom_score_adj, autogroup, comm... of any other
+ * process of its user, so it is the same rule as ptrace.  1 if @file is
+ * under /proc/PID/ (or /proc/PID/task/TID/) of a task whose domain is not
+ * @t's, or of a task gone; @scratch is stack the caller lends.
+ */
+static __always_inline int proc_of_outsider(struct corral_task *t,
+					    struct file *file,
+					    __u64 *scratch)
+{
+	struct inode *inode = file->f_inode;
+	struct proc_inode *ei;
+	struct hlist_node *link;
+	struct pid *pid;
+
+	if (inode->i_sb->s_magic != PROC_SUPER_MAGIC)
+		return 0;
+	ei = (void *)inode - bpf_core_field_offset(struct proc_inode,
+						   vfs_inode);
+	pid = BPF_CORE_READ(ei, pid);
+	if (!pid)
+		return 0;               /* not a process's directory */
+	link = BPF_CORE_READ(pid, tasks[PIDTYPE_PID].first);
+	if (!link)
+		return 1;
+	*scratch = 0;
+	/* the domain is corral_task's first field: copy only it */
+	if (!storage_walk((void *)link - bpf_core_field_offset(
+				  struct task_struct, pid_links),
+			  &task_domain, scratch, sizeof(*scratch)))
+		return 1;
+	return *scratch != t->domain;
+}
+
 static __always_inline __u64 denied_bits(__u32 rights)
 {
 	return (rights & CORRAL_ACCESS_IOCTL ? DENIED_IOCTL : 0) |
@@ -228,6 +264,9 @@ int BPF_PROG(corral_file_open, struct file *file, int ret)
 	if (!covers(granted, want))
 		return report(t, file->f_path.mnt, file->f_path.dentry,
 			      missing(granted, want), CORRAL_HOOK_OPEN, -EACCES);
+	if ((want & CORRAL_ACCESS_WRITE) && proc_of_outsider(t, file, &cred))
+		return report(t, file->f_path.mnt, file->f_path.dentry, 0,
+			      CORRAL_HOOK_PTRACE, -EPERM);
 	withheld = open_withheld(file, granted);
 	if (!withheld)
 		return 0;

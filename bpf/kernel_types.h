@@ -86,9 +86,24 @@ struct upid {
 	int nr;
 };
 
+struct hlist_node {
+	struct hlist_node *next;
+};
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+
 struct pid {
 	unsigned int level;
+	struct hlist_head tasks[4];  /* PIDTYPE_MAX */
 	struct upid numbers[];
+};
+
+/* fs/proc/internal.h: a /proc inode; pid is set under /proc/PID/ only */
+struct proc_inode {
+	struct pid *pid;
+	struct inode vfs_inode;
 };
 
 /* Since 6.12 a file points at its owner, allocated on demand, and the
@@ -178,14 +193,6 @@ struct unix_address {
 };
 
 /* Task storage as the kernel keeps it: read by task_dom_of() (maps.h). */
-struct hlist_node {
-	struct hlist_node *next;
-};
-
-struct hlist_head {
-	struct hlist_node *first;
-};
-
 struct bpf_local_storage_map;
 
 struct bpf_local_storage_data {
@@ -229,6 +236,7 @@ struct task_struct {
 	const struct cred *cred;
 	struct files_struct *files;
 	struct bpf_local_storage *bpf_storage;
+	struct hlist_node pid_links[4];  /* PIDTYPE_MAX */
 };
 
 #pragma clang attribute pop
@@ -241,6 +249,8 @@ struct corral_cmsghdr {
 };
 
 /* Stable UAPI/kernel constants (include/linux/fs.h, uapi/linux/stat.h). */
+#define PROC_SUPER_MAGIC 0x9fa0
+
 #define S_IFMT   00170000
 #define S_IFDIR  0040000
 #define S_IFCHR  0020000

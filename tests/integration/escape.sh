@@ -235,6 +235,9 @@ wait_file "$W/cwd/.ready.ctl"
 control "ptrace $victim + proc-mem $victim + vm-read $victim + vm-write $victim" OK OK OK OK
 control "read /proc/$victim/cwd/secret + read /proc/self/root$W/out/secret" OK OK
 control "pidfd-getfd $victim 1 + read /proc/$victim/environ" OK OK
+# EINVAL: "w" is no number, but the open for writing worked
+control "write /proc/$victim/comm + write /proc/$victim/oom_score_adj + write /proc/$victim/task/$victim/comm" \
+	OK EINVAL OK
 control "prlimit $victim + renice $victim + ioprio $victim + affinity $victim + scheduler $victim" \
 	OK OK OK OK OK
 control "renice-user 5" OK
@@ -328,6 +331,11 @@ for eng in $engines; do
 		"" "pidfd-getfd $victim 1" EPERM
 	t "/proc/PID/environ of an outside process is EACCES, /proc allowed" \
 		"--ro /proc" "read /proc/$victim/environ" EACCES
+	name="/proc/PID of an outside process is read-only whatever the rules: comm, oom_score_adj, task/TID/comm are EPERM, /proc allowed rw; the sandbox's own are writable"
+	landlock_cannot "$name" 99 ||
+		t "$name" "--allow read,write:/proc" \
+			"write /proc/$victim/comm + write /proc/$victim/oom_score_adj + write /proc/$victim/task/$victim/comm + write /proc/self/comm + write /proc/self/oom_score_adj" \
+			EPERM EPERM EPERM OK EINVAL
 	name="prlimit, setpriority, ioprio_set, sched_setaffinity and sched_setscheduler on an outside process are EPERM"
 	landlock_cannot "$name" 99 ||
 		t "$name" "" "prlimit $victim + renice $victim + ioprio $victim + affinity $victim + scheduler $victim" \
