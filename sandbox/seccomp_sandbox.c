@@ -17,6 +17,11 @@
 
 #include <errno.h>
 #include <sched.h>
+
+/* <linux/mount.h> clashes with glibc 2.36's <sys/mount.h> */
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
 #include <seccomp.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
@@ -48,6 +53,12 @@ static const char *const denied[] = {
 	"iopl", "ioperm", "vm86", "vm86old",
 	/* loads a library bypassing exec checks */
 	"uselib",
+	/* the mount API beside mount(2), which every engine refuses: a
+	 * detached mount (fsmount, open_tree's clones, below) is a tree whose
+	 * walk to the root stops short of the rules above it, and an overlay
+	 * made with fsopen copies files up between its layers */
+	"fsopen", "fsconfig", "fsmount", "fspick", "move_mount",
+	"mount_setattr",
 };
 
 /*
@@ -195,9 +206,23 @@ scmp_filter_ctx seccomp_userns_filter(void)
 	return filter_done(ctx, r);
 }
 
+/* open_tree(2) may open a path (what O_PATH does), not clone a tree. */
+static int deny_tree_clones(scmp_filter_ctx ctx)
+{
+	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				 SCMP_SYS(open_tree), 1,
+				 SCMP_A2(SCMP_CMP_MASKED_EQ, OPEN_TREE_CLONE,
+					 OPEN_TREE_CLONE));
+
+	if (r < 0)
+		return error_errno(r, "seccomp: denying open_tree clones");
+	return 0;
+}
+
 scmp_filter_ctx seccomp_sandbox_filter(void)
 {
 	scmp_filter_ctx ctx;
+	int r;
 
 	ctx = seccomp_filter_list(SCMP_ACT_ALLOW, SCMP_ACT_ERRNO(EPERM),
 				  denied, sizeof(denied) / sizeof(*denied),
@@ -205,5 +230,8 @@ scmp_filter_ctx seccomp_sandbox_filter(void)
 						 sizeof(*denied_ioctls));
 	if (!ctx)
 		return NULL;
-	return filter_done(ctx, deny_personality_changes(ctx));
+	r = deny_personality_changes(ctx);
+	if (!r)
+		r = deny_tree_clones(ctx);
+	return filter_done(ctx, r);
 }

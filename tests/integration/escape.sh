@@ -264,6 +264,8 @@ control "cg bpf-get $PIN/rules + bpf-lookup $PIN/rules" OK OK
 control "unshare-userns + mount-tmpfs $W/in" OK OK
 mkdir -p "$W/ctl" && chown 65534:65534 "$W/ctl"
 control "overlay-copyup $W/out $W/ctl secret + read $W/ctl/up/secret" OK OK
+mkdir -p "$W/out/pub" && echo pub >"$W/out/pub/f" && chown -R 65534:65534 "$W/out/pub"
+control "tree-clone-read $W/out/pub f" OK
 control "suid-exec $BIN/escape-suid + suid-exec $BIN/escape-sgid + suid-exec $BIN/escape-fcap" \
 	"euid=0 egid=65534 CapEff=*" "euid=65534 egid=$CG CapEff=0" \
 	"euid=65534 egid=65534 CapEff=200000"
@@ -438,6 +440,11 @@ for eng in $engines; do
 		not_ok "$eng: userns = yes, /proc rw: a detached overlay's copy-up of an outside file is refused" \
 			"$got" ;;
 	esac
+	# Issue 33, route 5: a clone of an allowed dir below a deny is a tree
+	# whose walk ends short of the deny.
+	t "userns = yes, /proc rw: open_tree(OPEN_TREE_CLONE) of an allowed dir below a deny is EPERM" \
+		"--profile $W/userns.profile --ro $W/out/pub --deny $W/out --rw /proc" \
+		"tree-clone-read $W/out/pub f" EPERM
 
 	# -- exec to regain privileges --
 	ids="euid=65534 egid=65534 CapEff=0"
