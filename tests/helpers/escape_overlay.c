@@ -31,6 +31,7 @@
 #include "oplist.h"
 
 /* <linux/mount.h> clashes with glibc 2.36's <sys/mount.h> */
+#define FSCONFIG_SET_FLAG   0
 #define FSCONFIG_SET_STRING 1
 #define FSCONFIG_CMD_CREATE 6
 #define FSMOUNT_CLOEXEC     1
@@ -92,7 +93,10 @@ static int detached_overlay(const char *lower, const char *dir)
 	fs = (int)syscall(SYS_fsopen, "overlay", 0);
 	if (fs < 0)
 		return -1;
-	if (set_string(fs, "lowerdir", lower) < 0 ||
+	/* userxattr: trusted.* is not for a user namespace's root */
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, "userxattr", NULL,
+		    0) < 0 ||
+	    set_string(fs, "lowerdir", lower) < 0 ||
 	    set_string(fs, "upperdir", up) < 0 ||
 	    set_string(fs, "workdir", work) < 0 ||
 	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
