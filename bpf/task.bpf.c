@@ -276,57 +276,51 @@ void BPF_PROG(corral_cred_transfer, struct cred *new, const struct cred *old)
 		cred_carry((__u64)new, t, 1);
 }
 
-/* @cred is freed: its cred_domain entry goes, and its charge. */
-static __always_inline void cred_forget(__u64 cred)
+/*
+ * An entry charged to @domain (its counter at byte @offset of struct
+ * corral_domain) and to user @uid in @by_uid_map is gone: both get it
+ * back, the domain only if it still lives.
+ */
+static __always_inline void give_back(__u64 domain, __u32 offset,
+				      void *by_uid_map, __u32 uid)
 {
-	struct cred_entry *e = bpf_map_lookup_elem(&cred_domain, &cred);
-	struct corral_domain *dom;
-	__u64 domain;
-	__u32 uid;
-	__s64 *by_uid;
+	struct corral_domain *dom = bpf_map_lookup_elem(&domains, &domain);
+	__s64 *by_uid = bpf_map_lookup_elem(by_uid_map, &uid);
 
-	if (!e)
-		return;
-	domain = e->task.domain;
-	uid = e->uid;
-	if (bpf_map_delete_elem(&cred_domain, &cred))
-		return;
-	dom = bpf_map_lookup_elem(&domains, &domain);
-	if (dom)
-		__sync_fetch_and_add(&dom->creds, -1);
-	by_uid = bpf_map_lookup_elem(&creds_by_uid, &uid);
+	if (dom && offset <= sizeof(*dom) - sizeof(__s64))
+		__sync_fetch_and_add((__s64 *)((void *)dom + offset), -1);
 	if (by_uid)
 		__sync_fetch_and_add(by_uid, -1);
 }
 
 /*
- * Credentials are freed: their domain goes with them, and so does their
- * open_denied entry (the files they opened are all gone), whose charge
- * goes back to its user, and to its domain if that still lives.
+ * Credentials are freed: their domain goes with them (cred_domain), and
+ * so does their open_denied entry (the files they opened are all gone);
+ * each gives its charge back.
  */
 SEC("lsm/cred_free")
 void BPF_PROG(corral_cred_free, struct cred *cred)
 {
 	__u64 key = (__u64)cred;
+	struct cred_entry *e = bpf_map_lookup_elem(&cred_domain, &key);
 	struct open_denied_files *d;
-	struct corral_domain *dom;
-	__u32 uid = BPF_CORE_READ(cred, uid.val);
 	__u64 domain;
-	__s64 *by_uid;
+	__u32 uid;
 
-	cred_forget(key);
+	if (e) {
+		domain = e->task.domain;
+		uid = e->uid;
+		if (!bpf_map_delete_elem(&cred_domain, &key))
+			give_back(domain, offsetof(struct corral_domain, creds),
+				  &creds_by_uid, uid);
+	}
 	d = bpf_map_lookup_elem(&open_denied, &key);
 	if (!d)
 		return;
 	domain = d->domain;
-	if (bpf_map_delete_elem(&open_denied, &key))
-		return;
-	dom = bpf_map_lookup_elem(&domains, &domain);
-	if (dom)
-		__sync_fetch_and_add(&dom->denied_creds, -1);
-	by_uid = bpf_map_lookup_elem(&denied_creds_by_uid, &uid);
-	if (by_uid)
-		__sync_fetch_and_add(by_uid, -1);
+	if (!bpf_map_delete_elem(&open_denied, &key))
+		give_back(domain, offsetof(struct corral_domain, denied_creds),
+			  &denied_creds_by_uid, BPF_CORE_READ(cred, uid.val));
 }
 
 /*

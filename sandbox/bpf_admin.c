@@ -262,25 +262,34 @@ static int share_with_group(void)
 	return r;
 }
 
-/* CORRAL_TEST_DENIED_CREDS_PER_UID=N: a share a guest suite can spend. */
-static void test_share_per_uid(struct corral_bpf *skel)
+/* CORRAL_TEST_<MAP>_PER_UID=N: a share a guest suite can spend. */
+static void test_share(const char *var, const char *map, long max,
+		       __s64 *share)
 {
-	const char *v = getenv("CORRAL_TEST_DENIED_CREDS_PER_UID");
+	const char *v = getenv(var);
 	char *end;
 	long n;
 
 	if (!v)
 		return;
 	n = strtol(v, &end, 10);
-	if (*end || n < 1 || n > CORRAL_DENIED_CREDS_PER_UID) {
-		warn_msg("CORRAL_TEST_DENIED_CREDS_PER_UID=%s: not a number "
-			 "from 1 to %d; ignored", v,
-			 CORRAL_DENIED_CREDS_PER_UID);
+	if (*end || n < 1 || n > max) {
+		warn_msg("%s=%s: not a number from 1 to %ld; ignored", var, v,
+			 max);
 		return;
 	}
-	warn_msg("test mode (CORRAL_TEST_DENIED_CREDS_PER_UID): each user "
-		 "may hold %ld open_denied entries", n);
-	skel->rodata->denied_creds_per_uid = n;
+	warn_msg("test mode (%s): each user may hold %ld %s entries", var, n,
+		 map);
+	*share = n;
+}
+
+static void test_share_per_uid(struct corral_bpf *skel)
+{
+	test_share("CORRAL_TEST_DENIED_CREDS_PER_UID", "open_denied",
+		   CORRAL_DENIED_CREDS_PER_UID,
+		   (__s64 *)&skel->rodata->denied_creds_per_uid);
+	test_share("CORRAL_TEST_CREDS_PER_UID", "cred_domain",
+		   CORRAL_CREDS_PER_UID, (__s64 *)&skel->rodata->creds_per_uid);
 }
 
 static int load_and_pin(int *n_hooks)

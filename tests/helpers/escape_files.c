@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -179,12 +181,41 @@ int op_handle(int op, char **arg, char *info)
  * sleep SECONDS; openat-fd FD NAME: open NAME relative to the inherited
  * directory descriptor FD and read a byte
  */
+/*
+ * fork-hold N: up to N children that live until this process goes (a
+ * "sleep" op after it holds them); info "K", the children made, then the
+ * errno of the fork that failed, if one did.  Each child holds
+ * credentials of its own (the cred_domain share).
+ */
+static int fork_hold(int n, char *info)
+{
+	int made = 0, e = 0;
+
+	for (; made < n; made++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			e = err();
+			break;
+		}
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			pause();
+			_exit(0);
+		}
+	}
+	snprintf(info, INFO_LEN, "%d%s%s", made, e ? " " : "",
+		 e ? strerrorname_np(e) : "");
+	return 0;
+}
+
 int op_misc(int op, char **arg, char *info)
 {
-	(void)info;
 	if (op == OP_SLEEP) {
 		sleep((unsigned)atoi(arg[0]));
 		return 0;
 	}
+	if (op == OP_FORK_HOLD)
+		return fork_hold(atoi(arg[0]), info);
 	return read_byte_at(atoi(arg[0]), arg[1]);
 }

@@ -249,6 +249,38 @@ is "$p4" "fd-pass-out 100 $T/j $W/in/hold: 64 EACCES" \
 	"once the descriptors are closed the user's share is back"
 setup_share "" || not_ok "setup again with the default shares"
 
+# The cred_domain shares (bpf/maps.h): every credential a sandbox holds
+# carries its domain, charged to the domain and to its user; a fork
+# prepares one.  With a share of 40 a user, nobody's sandbox holding
+# children is refused its fork past the share, nobody's next launch
+# cannot even exec (exec prepares credentials), root's launches still
+# run, and the share is back once the children are gone.
+"$UC" teardown --force >/dev/null &&
+	env CORRAL_TEST_CREDS_PER_UID=40 "$UC" setup >/dev/null 2>&1 ||
+	not_ok "setup with a share of 40 credentials a user"
+background creds "$W/creds.out" "${NOBODY[@]}" "$UC" --engine=bpf --rx "$BIN" -- \
+	"$ESC" fork-hold 100 + sleep 60
+for ((i = 0; i < 300; i++)); do
+	[ -s "$W/creds.out" ] && break
+	sleep 0.1
+done
+got=$(cat "$W/creds.out")
+case $got in
+"fork-hold 100: "[1-3][0-9]" ENOMEM") ok "a sandbox past its user's share of credentials is refused its fork with ENOMEM ($got)" ;;
+*) not_ok "a sandbox past its user's share of credentials is refused its fork with ENOMEM" "$got" ;;
+esac
+got=$(jail -- "$ESC" ids 2>&1)
+[ "${got#*euid=65534}" = "$got" ] && ok "the same user's next sandbox does not run while the share is spent ($(head -n1 <<<"$got"))" ||
+	not_ok "the same user's next sandbox does not run while the share is spent" "$got"
+got=$("$UC" --engine=bpf --rx "$BIN" -- "$ESC" fork-hold 10 2>&1)
+is "$got" "fork-hold 10: 10" "another user's sandbox still forks (the map is not full for the others)"
+kill -KILL "$creds" 2>/dev/null
+"$OB" settle "$PIN/cred_domain" 20 >/dev/null 2>&1
+got=$(jail -- "$ESC" fork-hold 10 2>&1)
+is "$got" "fork-hold 10: 10" "once the children are gone the user's share is back"
+"$UC" teardown --force >/dev/null && "$UC" setup >/dev/null 2>&1 ||
+	not_ok "setup again with the default shares"
+
 # ---- 2. UDP -----------------------------------------------------------------
 #
 # Under --connect-udp 127.0.0.1:53 alone, a send from an unbound socket
