@@ -26,6 +26,13 @@
  * every stack object, and it is never less than what the verifier
  * counts (the verifier counts only the bytes a verified path touches),
  * so the figure can only be too high, never too low.
+ *
+ * The verifier's statistics (log level 4, "stack depth 280+48+88...")
+ * list each subprogram's frame after bpf_loop() was inlined, which adds
+ * 24 bytes to its caller's frame; the inlining runs after the limit is
+ * checked, so those bytes are not counted here either.  In a 6.12 guest,
+ * clang 14's corral_file_open was 280 there and 256 here, mark_store 88
+ * there and 96 (88 rounded up) here.
  */
 #include "config.h"
 
