@@ -323,6 +323,48 @@ static __always_inline int grants(long granted)
 }
 
 /*
+ * The mark of @inode (NULL if none), and whether it holds rights for
+ * @domain through @mnt at generation @gen (in *@access).  The key is on
+ * the stack for the lookup only, and mark_after_walk() builds it again
+ * (mark_key_of() is plain loads): a key kept across the walk that may
+ * follow, two deep in dir_granted(), cost every hook that walks 56 bytes
+ * of its 448 (tests/unit/bpf-stack.sh).
+ */
+static __always_inline struct mark *mark_of(struct inode *inode,
+					    __u64 domain, __u64 mnt, __u64 gen,
+					    __u32 *access, int *found)
+{
+	struct mark_key key = {};
+	struct mark *m;
+
+	mark_key_of(&key, inode);
+	m = bpf_map_lookup_elem(&marks, &key);
+	*found = m && mark_find(m, &key, domain, mnt, gen, access);
+	return m;
+}
+
+/*
+ * After a walk from @dir (whose inode is @inode, whose mark mark_of()
+ * found is @m) granted @granted: only allowed subtrees get marks, a
+ * denial leaves no trace.
+ */
+static __always_inline void mark_after_walk(const struct corral_task *t,
+					    struct vfsmount *mnt,
+					    struct dentry *dir,
+					    struct inode *inode,
+					    struct mark *m, __u64 gen,
+					    long granted)
+{
+	struct mark_req req = {};
+
+	mark_key_of(&req.key, inode);
+	if (grants(granted))
+		mark_remember(dir, &req, t->domain, mnt, gen, granted);
+	else if (m)
+		mark_drop_if_dead(m, &req.key);
+}
+
+/*
  * The miss path: rights on the contents of unmarked directory @dir are
  * its own rule's plus its parent's, and the parent's come from the
  * parent's mark when valid, else from a walk that starts at the parent
@@ -341,25 +383,20 @@ static __always_inline long parent_granted(const struct corral_task *t,
 {
 	struct dentry *parent = dir->d_parent;
 	struct inode *parent_inode;
-	struct mark_req req = {};
 	struct mark *m;
 	__u32 access = 0;
 	long granted;
+	int found;
 
 	parent_inode = parent->d_inode;
 	if (dir == mnt->mnt_root || parent == dir || !parent_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	mark_key_of(&req.key, parent_inode);
-	m = bpf_map_lookup_elem(&marks, &req.key);
-	if (m && mark_find(m, &req.key, t->domain, (__u64)mnt, gen, &access)) {
+	m = mark_of(parent_inode, t->domain, (__u64)mnt, gen, &access, &found);
+	if (found) {
 		granted = access;
 	} else {
 		granted = path_granted(t, mnt, parent, CORRAL_ACCESS_ALL);
-		if (grants(granted))
-			mark_remember(parent, &req, t->domain, mnt, gen,
-				      granted);
-		else if (m)
-			mark_drop_if_dead(m, &req.key);
+		mark_after_walk(t, mnt, parent, parent_inode, m, gen, granted);
 		if (granted < 0)
 			return granted;
 	}
@@ -378,27 +415,22 @@ static __always_inline long dir_granted(const struct corral_task *t,
 					struct inode *dir_inode)
 {
 	__u64 *genp = topology_generation();
-	struct mark_req req = {};
 	__u64 gen;
 	struct mark *m;
 	__u32 access = 0;
 	long granted;
+	int found;
 
 	if (!genp)
 		return -EACCES;
 	gen = *genp;            /* before any lookup: see bpf/README.md */
 	if (!dir_inode)
 		return path_granted(t, mnt, dir, CORRAL_ACCESS_ALL);
-	mark_key_of(&req.key, dir_inode);
-	m = bpf_map_lookup_elem(&marks, &req.key);
-	if (m && mark_find(m, &req.key, t->domain, (__u64)mnt, gen, &access))
+	m = mark_of(dir_inode, t->domain, (__u64)mnt, gen, &access, &found);
+	if (found)
 		return access;
 	granted = parent_granted(t, mnt, dir, dir_inode, gen);
-	/* Only allowed subtrees get marks: a denial leaves no trace. */
-	if (grants(granted))
-		mark_remember(dir, &req, t->domain, mnt, gen, granted);
-	else if (m)
-		mark_drop_if_dead(m, &req.key);
+	mark_after_walk(t, mnt, dir, dir_inode, m, gen, granted);
 	return granted;
 }
 

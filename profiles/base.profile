@@ -68,6 +68,8 @@ ro = -/sys/devices/system/cpu
 
 [sandbox]
 # The defaults, spelled out: no exec of memory-only files, abstract unix
-# sockets scoped to the sandbox.
+# sockets scoped to the sandbox, no user namespaces (no shipped profile
+# needs one; bubblewrap and Chromium's own sandbox do).
 exec-anonymous = no
 unix-connect = scoped
+userns = no
