@@ -131,12 +131,20 @@ static __always_inline struct file *fown_file(struct fown_struct *fown)
 	       bpf_core_field_offset(struct file___fown_embedded, f_owner);
 }
 
-/* @file's counter in fown_buckets (a multiplicative hash of its address;
- * the low bits are alignment). */
+/*
+ * @file's counter in fown_buckets: a multiplicative hash of its address
+ * (the low bits are alignment).  The verifier allows no arithmetic on a
+ * pointer but subtracting another (for a privileged loader, as `corral
+ * setup` is), so the address is taken relative to a map's, a constant.
+ */
 static __always_inline __s64 *fown_bucket(struct file *file)
 {
-	__u32 i = (__u32)((((__u64)file >> 4) * 0x9e3779b97f4a7c15ULL) >> 32) %
-		  CORRAL_FOWN_BUCKETS;
+	__u64 a = (__u64)file - (__u64)(void *)&fown_buckets;
+	__u32 i;
+
+	barrier_var(a);
+	i = (__u32)(((a >> 4) * 0x9e3779b97f4a7c15ULL) >> 32) %
+	    CORRAL_FOWN_BUCKETS;
 
 	return bpf_map_lookup_elem(&fown_buckets, &i);
 }
