@@ -76,8 +76,8 @@ int op_race(int op, char **arg, char *info)
  * VICTIM N: the double fetch of issue 33.  A socket is armed to SIGKILL
  * its owner, owned by this process; then up to N times the owner is set
  * again through user memory that a second thread flips between this
- * process and VICTIM (race-setown-pgrp: between this process and
- * VICTIM's process group, which must be VICTIM's own).  A check that
+ * process and VICTIM (race-setown-pgrp: between no owner and VICTIM's
+ * process group, which must be VICTIM's own).  A check that
  * reads the value once sees this process, the kernel reads it again and
  * sees VICTIM.  Once the owner is VICTIM the socket is made ready, which
  * fires the signal, and the op stops; info: "won after K tries" or "not
@@ -141,6 +141,8 @@ int op_race_fown(int op, char **arg, char *info)
 	if (op == OP_RACE_SETOWN_PGRP) {
 		if (getpgid(victim) != victim)
 			return ESRCH;   /* its group holds others: never aim there */
+		/* a group of 0 clears the owner, which any check allows */
+		r.a = (struct f_owner_ex){ F_OWNER_PGRP, 0 };
 		r.b.type = F_OWNER_PGRP;
 	}
 	r.ex = r.a;
