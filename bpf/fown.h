@@ -122,59 +122,76 @@ static __always_inline int owner_is_own(struct file *file, int none_ok)
 	       pid == BPF_CORE_READ(task, group_leader, thread_pid);
 }
 
-/* The file whose owner record @fown is. */
-static __always_inline struct file *fown_file(struct fown_struct *fown)
+/*
+ * Entries are keyed by the file's address as a number.  The verifier
+ * allows no arithmetic on a pointer, so a hook takes its file argument
+ * as a number with bpf_get_func_arg() (inlined: two loads), and code
+ * that has only the pointer reads it back from the stack with a helper
+ * (fown_addr()).
+ */
+static __always_inline __u64 fown_addr(struct file *file)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &file);
+	return v;
+}
+
+/* Argument @n of the hook, as a number. */
+static __always_inline __u64 hook_arg(void *ctx, __u32 n)
+{
+	__u64 v = 0;
+
+	bpf_get_func_arg(ctx, n, &v);
+	return v;
+}
+
+/* The address of the file whose owner record is argument @n of the hook
+ * (@fown, the same pointer): from 6.12 the record points back at it,
+ * before it was embedded in the file. */
+static __always_inline __u64 fown_file_addr(void *ctx, __u32 n,
+					    struct fown_struct *fown)
 {
 	if (bpf_core_field_exists(struct fown_struct, file))
-		return BPF_CORE_READ(fown, file);
-	return (void *)fown -
+		return (__u64)BPF_CORE_READ(fown, file);
+	return hook_arg(ctx, n) -
 	       bpf_core_field_offset(struct file___fown_embedded, f_owner);
 }
 
-/*
- * @file's counter in fown_buckets: a multiplicative hash of its address
- * (the low bits are alignment).  The verifier allows no arithmetic on a
- * pointer but subtracting another (for a privileged loader, as `corral
- * setup` is), so the address is taken relative to a map's, a constant.
- */
-static __always_inline __s64 *fown_bucket(struct file *file)
+/* The counter in fown_buckets of the file at @addr: a multiplicative
+ * hash (the low bits are alignment). */
+static __always_inline __s64 *fown_bucket(__u64 addr)
 {
-	__u64 a = (__u64)file - (__u64)(void *)&fown_buckets;
-	__u32 i;
-
-	barrier_var(a);
-	i = (__u32)(((a >> 4) * 0x9e3779b97f4a7c15ULL) >> 32) %
-	    CORRAL_FOWN_BUCKETS;
+	__u32 i = (__u32)(((addr >> 4) * 0x9e3779b97f4a7c15ULL) >> 32) %
+		  CORRAL_FOWN_BUCKETS;
 
 	return bpf_map_lookup_elem(&fown_buckets, &i);
 }
 
-/* @file's entry in fown_setter, or NULL; one array load when its bucket
- * is empty. */
-static __always_inline struct fown_setter *fown_entry(struct file *file)
+/* The entry of the file at @addr in fown_setter, or NULL; one array load
+ * when its bucket is empty. */
+static __always_inline struct fown_setter *fown_entry(__u64 addr)
 {
-	__s64 *bucket = fown_bucket(file);
-	__u64 key = (__u64)file;  /* 6.1: a map key must be on the stack */
+	__s64 *bucket = fown_bucket(addr);
 
 	if (!bucket || !*bucket)
 		return NULL;
-	return bpf_map_lookup_elem(&fown_setter, &key);
+	return bpf_map_lookup_elem(&fown_setter, &addr);
 }
 
 /*
- * Makes sure @file has an entry, charged to the caller's real uid, so
- * that file_set_fowner finds one: 1, or 0 if the user is over its share
- * or the map is full.
+ * Makes sure the file at @addr has an entry, charged to the caller's
+ * real uid, so that file_set_fowner finds one: 1, or 0 if the user is
+ * over its share or the map is full.
  */
-static __always_inline int fown_reserve(struct file *file)
+static __always_inline int fown_reserve(__u64 addr)
 {
 	struct fown_setter s = { .uid = (__u32)bpf_get_current_uid_gid() };
-	__u64 key = (__u64)file;
 	__s64 zero = 0, *n, *bucket;
 	__u32 uid = s.uid;
 	long err;
 
-	if (fown_entry(file))
+	if (fown_entry(addr))
 		return 1;
 	n = bpf_map_lookup_elem(&fown_by_uid, &uid);
 	if (!n) {
@@ -183,7 +200,7 @@ static __always_inline int fown_reserve(struct file *file)
 	}
 	if (!n || !charge(n, CORRAL_FOWN_PER_UID))
 		return 0;
-	bucket = fown_bucket(file);
+	bucket = fown_bucket(addr);
 	if (!bucket) {
 		__sync_fetch_and_add(n, -1);
 		return 0;
@@ -191,7 +208,7 @@ static __always_inline int fown_reserve(struct file *file)
 	/* The bucket first: a file freed is looked up whenever its bucket
 	 * may hold it. */
 	__sync_fetch_and_add(bucket, 1);
-	err = bpf_map_update_elem(&fown_setter, &key, &s, BPF_NOEXIST);
+	err = bpf_map_update_elem(&fown_setter, &addr, &s, BPF_NOEXIST);
 	if (!err)
 		return 1;
 	__sync_fetch_and_add(bucket, -1);
@@ -199,20 +216,20 @@ static __always_inline int fown_reserve(struct file *file)
 	return err == -EEXIST;  /* another thread of the sandbox made it */
 }
 
-/* A file freed: its entry, if any, goes, and its user's charge. */
-static __always_inline void fown_forget(struct file *file)
+/* The file at @addr freed: its entry, if any, goes, and its user's
+ * charge. */
+static __always_inline void fown_forget(__u64 addr)
 {
-	struct fown_setter *s = fown_entry(file);
-	__u64 key = (__u64)file;
+	struct fown_setter *s = fown_entry(addr);
 	__s64 *n, *bucket;
 	__u32 uid;
 
 	if (!s)
 		return;
 	uid = s->uid;
-	if (bpf_map_delete_elem(&fown_setter, &key))
+	if (bpf_map_delete_elem(&fown_setter, &addr))
 		return;         /* not ours to count down */
-	bucket = fown_bucket(file);
+	bucket = fown_bucket(addr);
 	if (bucket)
 		__sync_fetch_and_add(bucket, -1);
 	n = bpf_map_lookup_elem(&fown_by_uid, &uid);
@@ -290,9 +307,9 @@ static __always_inline int fown_ioctl_allowed(struct file *file,
 	case SIOCSPGRP:
 		if (read_user_int(arg, &v) || !is_own_pid(v))
 			return 0;
-		return fown_reserve(file);
+		return fown_reserve(fown_addr(file));
 	case FIOASYNC:
-		return owner_is_own(file, 0) && fown_reserve(file);
+		return owner_is_own(file, 0) && fown_reserve(fown_addr(file));
 	default:
 		return 1;
 	}

@@ -321,7 +321,7 @@ int BPF_PROG(corral_file_fcntl, struct file *file, unsigned int cmd,
 		return 0;
 	if (!fown_fcntl_allowed(file, cmd, arg))
 		return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
-	if (fown_fcntl_may_set(cmd, arg) && !fown_reserve(file))
+	if (fown_fcntl_may_set(cmd, arg) && !fown_reserve(hook_arg(ctx, 0)))
 		return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -ENOSPC);
 	return 0;
 }
@@ -338,15 +338,16 @@ int BPF_PROG(corral_file_set_fowner, struct file *file)
 {
 	struct corral_task tbuf;  /* see task_dom_of() */
 	struct corral_task *t = task_dom(&tbuf);
-	struct fown_setter *s = fown_entry(file);
+	__u64 addr = hook_arg(ctx, 0);
+	struct fown_setter *s = fown_entry(addr);
 
 	if (!t) {
 		if (s)
 			s->domain = 0;  /* an outside setter takes it back */
 		return 0;
 	}
-	if (!s && fown_reserve(file))
-		s = fown_entry(file);
+	if (!s && fown_reserve(addr))
+		s = fown_entry(addr);
 	if (s)
 		s->domain = t->domain;
 	return 0;
@@ -364,7 +365,7 @@ int BPF_PROG(corral_file_send_sigiotask, struct task_struct *tsk,
 
 	if (ret)
 		return ret;
-	s = fown_entry(fown_file(fown));
+	s = fown_entry(fown_file_addr(ctx, 1, fown));
 	if (!s)
 		return 0;
 	domain = s->domain;
@@ -379,6 +380,6 @@ int BPF_PROG(corral_file_send_sigiotask, struct task_struct *tsk,
 SEC("lsm/file_free_security")
 int BPF_PROG(corral_file_free_security, struct file *file)
 {
-	fown_forget(file);
+	fown_forget(hook_arg(ctx, 0));
 	return 0;
 }
