@@ -25,9 +25,9 @@
  * the caller's user) and is refused with ENOSPC (ioctl: EPERM) when there
  * is none; file_set_fowner then writes in place.  An entry goes when its
  * file is freed (file_free_security: a file address is reused only after
- * that), and the program returns after one array load for a file whose
- * hash bucket holds no entry, which is nearly every file closed on the
- * machine.
+ * that), and the program returns after a few instructions and one array
+ * load for a file whose hash bucket holds no entry, which is nearly every
+ * file closed on the machine.
  *
  * The checks when the owner is configured stay, for an early and clear
  * EPERM, and for what delivery cannot tell (an owner an outside process
