@@ -289,7 +289,7 @@ done
 # victim leads its own process group (setsid), which race-setown-pgrp
 # aims at, so that no other process is in the line of fire.
 FOWN_RACES="race-setown-ex race-setown-pgrp race-fiosetown race-siocspgrp"
-RACE_TRIES=${CORRAL_RACE_TRIES:-20000}
+RACE_TRIES=${CORRAL_RACE_TRIES:-100000}
 for route in $FOWN_RACES; do
 	background victim "$W/cwd" /dev/null setsid "$ESC" victim "$W/cwd/.ready.$route" 120
 	wait_file "$W/cwd/.ready.$route"
