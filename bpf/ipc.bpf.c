@@ -303,8 +303,10 @@ int BPF_PROG(corral_unix_may_send, struct socket *sock, struct socket *other,
 	return ret ? ret : check_unix_peer(other->sk);
 }
 
-/* Signals through file ownership (fown.h): configured only toward the
- * caller itself. */
+/*
+ * Signals through file ownership (fown.h): configured only toward the
+ * caller itself, the setter's domain recorded, judged at delivery.
+ */
 SEC("lsm/file_fcntl")
 int BPF_PROG(corral_file_fcntl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
@@ -315,7 +317,69 @@ int BPF_PROG(corral_file_fcntl, struct file *file, unsigned int cmd,
 	if (ret)
 		return ret;
 	t = task_dom(&tbuf);
-	if (!t || fown_fcntl_allowed(file, cmd, arg))
+	if (!t)
 		return 0;
-	return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
+	if (!fown_fcntl_allowed(file, cmd, arg))
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -EPERM);
+	if (fown_fcntl_may_set(cmd, arg) && !fown_reserve(hook_arg(ctx, 0)))
+		return report(t, NULL, NULL, 0, CORRAL_HOOK_SIGNAL, -ENOSPC);
+	return 0;
+}
+
+/*
+ * In the setter's context, on every route (__f_setown), before the owner
+ * changes or under its lock (from 6.12, and 6.1.y with the backport, only
+ * when a non-NULL owner is set).  Cannot refuse: the entry was reserved
+ * by file_fcntl or file_ioctl; a route that reserved none gets one here
+ * if there is room.
+ */
+SEC("lsm/file_set_fowner")
+int BPF_PROG(corral_file_set_fowner, struct file *file)
+{
+	struct corral_task tbuf;  /* see task_dom_of() */
+	struct corral_task *t = task_dom(&tbuf);
+	__u64 addr = hook_arg(ctx, 0);
+	struct fown_setter *s = fown_entry(addr);
+
+	if (!t) {
+		if (s)
+			s->domain = 0;  /* an outside setter takes it back */
+		return 0;
+	}
+	if (!s && fown_reserve(addr))
+		s = fown_entry(addr);
+	if (s)
+		s->domain = t->domain;
+	return 0;
+}
+
+/* At delivery, for each task the signal would reach (in any context). */
+SEC("lsm/file_send_sigiotask")
+int BPF_PROG(corral_file_send_sigiotask, struct task_struct *tsk,
+	     struct fown_struct *fown, int sig, int ret)
+{
+	struct corral_task obuf;  /* see task_dom_of() */
+	struct corral_task *o;
+	struct fown_setter *s;
+	__u64 domain;
+
+	if (ret)
+		return ret;
+	s = fown_entry(fown_file_addr(ctx, 1, fown));
+	if (!s)
+		return 0;
+	domain = s->domain;
+	if (!domain)
+		return 0;
+	o = task_dom_of(tsk, &obuf);
+	return o && o->domain == domain ? 0 : -EPERM;
+}
+
+/* Every file freed on the machine: one array load unless the file's
+ * bucket holds an entry. */
+SEC("lsm/file_free_security")
+int BPF_PROG(corral_file_free_security, struct file *file)
+{
+	fown_forget(hook_arg(ctx, 0));
+	return 0;
 }

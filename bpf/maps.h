@@ -335,6 +335,50 @@ CORRAL_MAP ONE_ELEMENT(__u64) events_lost SEC(".maps");
 CORRAL_MAP ONE_PERCPU_ELEMENT(struct corral_event) event_scratch SEC(".maps");
 
 /*
+ * Who set a file's owner (fown.h): struct file * -> struct fown_setter,
+ * for the files whose owner a sandboxed task set or may set.  Reserved in
+ * file_fcntl and file_ioctl before the kernel acts, written in place by
+ * file_set_fowner (so the hook that cannot refuse never needs room),
+ * read by file_send_sigiotask, deleted by file_free_security.
+ * Preallocated: an insert never allocates, it fails only when the map is
+ * full.
+ *
+ * Who can fill it: a sandbox, by configuring the owner of ever more open
+ * files.  Each entry is charged to the real uid of the task that
+ * reserved it (fown_by_uid), at most CORRAL_FOWN_PER_UID, and given back
+ * when the file is freed; files outlive their domain when handed out, so
+ * the charge is the user's, not the domain's.  A sandbox over its user's
+ * share is refused the fcntl or ioctl (ENOSPC); sixteen users must hold
+ * their whole share for the map to be full.
+ */
+#define CORRAL_MAX_FOWN     16384
+#define CORRAL_FOWN_PER_UID (CORRAL_MAX_FOWN / 16)
+/* Counters of entries by a hash of the file's address: a file freed in a
+ * bucket at 0 has no entry, and file_free_security returns at once. */
+#define CORRAL_FOWN_BUCKETS 1024
+
+struct fown_setter {
+	__u64 domain;     /* the domain of the last setter; 0: not sandboxed */
+	__u32 uid;        /* charged in fown_by_uid */
+	__u32 reserved;
+};
+
+CORRAL_MAP HASH_MAP(__u64, struct fown_setter, CORRAL_MAX_FOWN, 0)
+	fown_setter SEC(".maps");
+
+/* real uid -> fown_setter entries charged to it */
+CORRAL_MAP HASH_MAP(__u32, __s64, CORRAL_MAX_DOMAINS, 0)
+	fown_by_uid SEC(".maps");
+
+/* fown_bucket(file) -> fown_setter entries in that bucket */
+CORRAL_MAP struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CORRAL_FOWN_BUCKETS);
+	__type(key, __u32);
+	__type(value, __s64);
+} fown_buckets SEC(".maps");
+
+/*
  * Copies @task's corral_task into @copy by walking its storage list
  * under RCU (the BPF program runs inside rcu_read_lock), without the
  * helper.  On 6.1, bpf_task_storage_get() answers NULL, as if the task

@@ -41,7 +41,7 @@ op_fn op_trunc;
 op_fn op_fdpass;
 
 /* attack_race.c */
-op_fn op_race;
+op_fn op_race, op_race_fown;
 
 /* attack_udp.c */
 op_fn op_udp;

@@ -290,6 +290,22 @@ for route in $FOWN_ROUTES; do
 		diag "control: $route killed the outside victim"
 	stop "$victim"
 done
+# Issue 33: the owner flipped in user memory by a second thread while
+# fcntl or ioctl reads it (a check that reads it first sees the caller,
+# the kernel sees the victim).  Outside, nothing checks: the first set
+# may already win; in a sandbox the tries are in the case's line.  The
+# victim leads its own process group (setsid), which race-setown-pgrp
+# aims at, so that no other process is in the line of fire.
+FOWN_RACES="race-setown-ex race-setown-pgrp race-fiosetown race-siocspgrp"
+RACE_TRIES=${CORRAL_RACE_TRIES:-100000}
+for route in $FOWN_RACES; do
+	background victim "$W/cwd" /dev/null setsid "$ESC" victim "$W/cwd/.ready.$route" 120
+	wait_file "$W/cwd/.ready.$route"
+	got=$(outside "$ATK" "$route" "$victim" "$RACE_TRIES" 2>&1)
+	alive "$victim" && diag "control: WARNING: $route did not kill the victim outside: $got" ||
+		diag "control: $route killed the outside victim: $got"
+	stop "$victim"
+done
 background victim "$W/cwd" /dev/null "$ESC" victim "$W/cwd/.ready.fd3" 120
 wait_file "$W/cwd/.ready.fd3"
 outside "$ATK" fown-prep pipe "$victim" "$ATK" fd3-fire >/dev/null 2>&1
@@ -516,6 +532,26 @@ uring-open-async $W/out/secret: EACCES" ]; then
 			else
 				not_ok "$eng: $route to an outside process: ${want##*: }, and it lives" \
 					"$got" "$(alive "$victim" && echo alive || echo killed)"
+			fi
+			stop "$victim"
+		done
+	fi
+	# Issue 33: the set-time check reads the owner once, the kernel
+	# again; the setter's domain, recorded, decides at delivery.
+	name="the owner flipped in user memory during F_SETOWN_EX, FIOSETOWN, SIOCSPGRP: the outside victim lives"
+	if ! landlock_cannot "$name" 6; then
+		for route in $FOWN_RACES; do
+			background victim "$W/cwd" /dev/null setsid "$ESC" victim \
+				"$W/cwd/.ready.$eng.$route" 600
+			wait_file "$W/cwd/.ready.$eng.$route"
+			got=$(jail --rw "$W/in" -- "$ATK" "$route" "$victim" "$RACE_TRIES" 2>&1)
+			name="$route flipped to an outside process (at most $RACE_TRIES tries): it lives"
+			if [[ $got == "$route $victim $RACE_TRIES: "*" tries" ]] && alive "$victim"; then
+				ok "$eng: $name"
+				diag "$eng: $route in a sandbox: ${got##*: }"
+			else
+				not_ok "$eng: $name" "$got" \
+					"$(alive "$victim" && echo alive || echo killed)"
 			fi
 			stop "$victim"
 		done
