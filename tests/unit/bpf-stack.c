@@ -198,6 +198,57 @@ static int callee(struct obj *o, struct func *f, int frame, size_t at,
 	return 0;
 }
 
+/* Which registers hold r10 plus a known offset, as the code runs. */
+struct frame_regs {
+	long fp[11];            /* register = r10 + fp[reg], if ok */
+	int ok[11];
+};
+
+/* Follows loads, stores and arithmetic on r10 (not calls): the depth
+ * each reaches is noted in @f. */
+static void track_frame(struct func *f, struct frame_regs *r, uint8_t code,
+			uint8_t dst, uint8_t src, int16_t off, int32_t imm)
+{
+	switch (code & 7) {
+	case 0x1:       /* LDX: dst = *(src + off) */
+		if (src == 10)
+			note_depth(f, off);
+		else if (r->ok[src])
+			note_depth(f, r->fp[src] + off);
+		r->ok[dst] = 0;
+		break;
+	case 0x2:       /* ST, STX: *(dst + off) = ... */
+	case 0x3:
+		if (dst == 10)
+			note_depth(f, off);
+		else if (r->ok[dst])
+			note_depth(f, r->fp[dst] + off);
+		break;
+	case 0x7:       /* ALU64 */
+		if (code == 0xbf && src == 10) {        /* dst = r10 */
+			r->fp[dst] = 0;
+			r->ok[dst] = 1;
+		} else if (code == 0xbf && r->ok[src] && off == 0) {
+			r->fp[dst] = r->fp[src];
+			r->ok[dst] = 1;
+		} else if (code == 0x07 && r->ok[dst]) { /* dst += imm */
+			r->fp[dst] += imm;
+			note_depth(f, r->fp[dst]);
+		} else if (code == 0x17 && r->ok[dst]) { /* dst -= imm */
+			r->fp[dst] -= imm;
+			note_depth(f, r->fp[dst]);
+		} else {
+			r->ok[dst] = 0;
+		}
+		break;
+	case 0x4:       /* ALU */
+		r->ok[dst] = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 static int walk(struct obj *o, struct func *f, int frame)
 {
 	if (f->worst >= 0)
@@ -212,12 +263,11 @@ static int walk(struct obj *o, struct func *f, int frame)
 		return fail(o, "a function lies outside its section");
 	const uint8_t *insn = (const uint8_t *)d->d_buf + f->off;
 	size_t n = f->size / INSN_SIZE;
-	long fp[11];            /* register = r10 + fp[reg], if fp_ok */
-	int fp_ok[11] = { 0 };
-	int worst_below = 0;
+	struct frame_regs regs = { .ok = { 0 } };
+	int worst_below = 0, r = 0;
 
 	f->busy = 1;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; !r && i < n; i++) {
 		const uint8_t *p = insn + i * INSN_SIZE;
 		uint8_t code = p[0], dst = p[1] & 0xf, src = p[1] >> 4;
 		int16_t off;
@@ -227,68 +277,24 @@ static int walk(struct obj *o, struct func *f, int frame)
 		memcpy(&off, p + 2, sizeof(off));
 		memcpy(&imm, p + 4, sizeof(imm));
 		if (dst > 10 || src > 10) {
-			f->busy = 0;
-			return fail(o, "an instruction names no register: not little-endian BPF?");
-		}
-		switch (code & 7) {
-		case 0x1:       /* LDX: dst = *(src + off) */
-			if (src == 10)
-				note_depth(f, off);
-			else if (fp_ok[src])
-				note_depth(f, fp[src] + off);
-			fp_ok[dst] = 0;
-			break;
-		case 0x2:       /* ST, STX: *(dst + off) = ... */
-		case 0x3:
-			if (dst == 10)
-				note_depth(f, off);
-			else if (fp_ok[dst])
-				note_depth(f, fp[dst] + off);
-			break;
-		case 0x0:       /* LD_IMM64, the second half skipped */
-			if (code == 0x18 && src == 4 &&     /* BPF_PSEUDO_FUNC */
-			    callee(o, f, frame, at, imm, 0, &worst_below) < 0) {
-				f->busy = 0;
-				return -1;
-			}
-			fp_ok[dst] = 0;
+			r = fail(o, "an instruction names no register: not little-endian BPF?");
+		} else if ((code & 7) == 0x0) { /* LD_IMM64; its 2nd half skipped */
+			if (code == 0x18 && src == 4)   /* BPF_PSEUDO_FUNC */
+				r = callee(o, f, frame, at, imm, 0, &worst_below);
+			regs.ok[dst] = 0;
 			i++;
-			break;
-		case 0x7:       /* ALU64 */
-			if (code == 0xbf && src == 10) {        /* dst = r10 */
-				fp[dst] = 0;
-				fp_ok[dst] = 1;
-			} else if (code == 0xbf && fp_ok[src] && off == 0) {
-				fp[dst] = fp[src];
-				fp_ok[dst] = 1;
-			} else if (code == 0x07 && fp_ok[dst]) { /* dst += imm */
-				fp[dst] += imm;
-				note_depth(f, fp[dst]);
-			} else if (code == 0x17 && fp_ok[dst]) { /* dst -= imm */
-				fp[dst] -= imm;
-				note_depth(f, fp[dst]);
-			} else {
-				fp_ok[dst] = 0;
-			}
-			break;
-		case 0x4:       /* ALU */
-			fp_ok[dst] = 0;
-			break;
-		case 0x5:       /* JMP: a call clobbers r0-r5 */
-			if (code == 0x85 && src == 1 &&     /* BPF_PSEUDO_CALL */
-			    callee(o, f, frame, at, imm, 1, &worst_below) < 0) {
-				f->busy = 0;
-				return -1;
-			}
-			if (code == 0x85)
-				for (int r = 0; r <= 5; r++)
-					fp_ok[r] = 0;
-			break;
-		default:
-			break;
+		} else if (code == 0x85) {      /* a call clobbers r0-r5 */
+			if (src == 1)           /* BPF_PSEUDO_CALL */
+				r = callee(o, f, frame, at, imm, 1, &worst_below);
+			for (int k = 0; k <= 5; k++)
+				regs.ok[k] = 0;
+		} else {
+			track_frame(f, &regs, code, dst, src, off, imm);
 		}
 	}
 	f->busy = 0;
+	if (r < 0)
+		return -1;
 	f->worst = frame_bytes(f) + worst_below;
 	return 0;
 }
