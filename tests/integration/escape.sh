@@ -460,9 +460,11 @@ for eng in $engines; do
 	esac
 	# Issue 33, route 5: a clone of an allowed dir below a deny is a tree
 	# whose walk ends short of the deny.
-	t "userns = yes, /proc rw: open_tree(OPEN_TREE_CLONE) of an allowed dir below a deny is EPERM" \
-		"--profile $W/userns.profile --ro $W/out/pub --deny $W/out --rw /proc" \
-		"tree-clone-read $W/out/pub f" EPERM
+	# (stdout only: the Landlock engine warns about how it makes denies)
+	got=$(jail --profile "$W/userns.profile" --ro "$W/out/pub" --deny "$W/out" --rw /proc -- \
+		"$ESC" tree-clone-read "$W/out/pub" f 2>/dev/null)
+	is "$got" "tree-clone-read $W/out/pub f: EPERM" \
+		"$eng: userns = yes, /proc rw: open_tree(OPEN_TREE_CLONE) of an allowed dir below a deny is EPERM"
 
 	# -- exec to regain privileges --
 	ids="euid=65534 egid=65534 CapEff=0"
