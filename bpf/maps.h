@@ -24,6 +24,9 @@
  *   cred_domain, creds_by_uid   charged per domain and per user, like
  *       open_denied: a sandbox past either share is refused its own fork,
  *       exec or credential change (ENOMEM).
+ *   fown_setter, fown_by_uid    charged per user (files outlive their
+ *       domain), reserved before an owner is set: past the share the
+ *       sandbox's own fcntl or ioctl is refused (fown.h).
  *   unix_owner                  socket storage: part of each socket.
  *   marks                       65,536, global, CORRAL_MARK_SLOTS slots a
  *       directory; a domain claims at most a quarter (mark_charge).
@@ -120,9 +123,10 @@ CORRAL_MAP HASH_MAP(__u64, struct corral_domain,
  * every right; so does corral, keyed by who opened the file: opener
  * credentials (file->f_cred) -> the inodes they opened without the ioctl
  * right (devices) or without the truncate right (regular files opened
- * for writing), and which of the two.  No hook runs when a file is freed
- * (file_free_security would run on every close of every process on the
- * machine); an entry goes when its credentials are freed (cred_free),
+ * for writing), and which of the two.  An entry is keyed by credentials,
+ * not files (file_free_security, which fown.h needs, returns at once for
+ * files that never had an owner: it cannot find these); it goes when its
+ * credentials are freed (cred_free),
  * which no file they opened can outlive, since each holds a reference on
  * them.  So an entry never outlives its files and no address is ever
  * reused under it.  The price: the decision is per inode and opener, not
