@@ -18,7 +18,7 @@ enum {
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
 	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
 	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
-	OPT_QUIET, OPT_LOG_ALL, OPT_DENY, OPT_OP,
+	OPT_QUIET, OPT_LOG_ALL, OPT_DENY, OPT_OP, OPT_PROJECT,
 };
 
 static const struct option long_options[] = {
@@ -34,6 +34,7 @@ static const struct option long_options[] = {
 	{ "help",    no_argument,       NULL, OPT_HELP },
 	{ "version", no_argument,       NULL, OPT_VERSION },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "project", required_argument, NULL, OPT_PROJECT },
 	{ "print-profile", optional_argument, NULL, OPT_PRINT_PROFILE },
 	{ "log",     optional_argument, NULL, OPT_LOG },
 	{ "log-all", optional_argument, NULL, OPT_LOG_ALL },
@@ -229,6 +230,23 @@ static int set_print_profile(struct corral_opts *opts, const char *name)
 	return 0;
 }
 
+/* --project DIR: checked, and made ${PROJECT}, by the parser child. */
+static int set_project(struct corral_opts *opts, const char *dir)
+{
+	if (opts->project) {
+		warn_msg("--project %s: --project %s was given already (give "
+			 "one project)", dir, opts->project);
+		return -EINVAL;
+	}
+	if (!dir[0]) {
+		warn_msg("--project: empty path (give the project's "
+			 "directory)");
+		return -EINVAL;
+	}
+	opts->project = dir;
+	return 0;
+}
+
 /* --ro, --rx, --rw or --rwx (@opt) PATH */
 static int add_group_rule(struct policy *policy, int opt, const char *path)
 {
@@ -280,6 +298,8 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 	case OPT_PROFILE:
 		add_profile(opts, optarg);
 		return 0;
+	case OPT_PROJECT:
+		return set_project(opts, optarg);
 	case OPT_PRINT_PROFILE:
 		return set_print_profile(opts, optarg);
 	case OPT_LOG:
@@ -333,6 +353,10 @@ static int finish_subcommand(int argc, char **argv, struct corral_opts *opts)
 	} else if (optind < argc) {
 		warn_msg("%s: unexpected argument '%s'", argv[1],
 			 argv[optind]);
+		return -EINVAL;
+	}
+	if (opts->project && opts->command != CORRAL_CMD_CHECK) {
+		warn_msg("%s takes no --project", argv[1]);
 		return -EINVAL;
 	}
 	if (opts->policy.n_rules || opts->n_profiles || opts->policy.n_net ||
