@@ -50,7 +50,7 @@ _corral_files()
 _corral_command_at()
 {
 	local -i i=1 cword=$1
-	local word with_arg=' --ro --rx --rw --rwx --allow --deny --profile --engine
+	local word with_arg=' --ro --rx --rw --rwx --allow --deny --profile --project --engine
 		--net --connect-tcp --bind-tcp --connect-udp --bind-udp -o
 		--output --base '
 	case ${COMP_WORDS[1]} in
@@ -101,8 +101,8 @@ _corral()
 	local cur=${COMP_WORDS[COMP_CWORD]} prev= opt= value= prefix=
 	local -i i cword=COMP_CWORD
 	local sub=
-	local options='--ro --rx --rw --rwx --allow --deny --profile --print-profile
-		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
+	local options='--ro --rx --rw --rwx --allow --deny --profile --project
+		--print-profile 		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
 		--engine= --log --log-all --debug --quiet --help --version'
 	local net_modes='all none rules'
 	local subcommands='setup status teardown profiles check learn explain'
@@ -145,6 +145,8 @@ _corral()
 				-W "$(_corral_profiles)" -- "$value")) ;;
 		--log|--log-all|--output|--ro|--rx|--rw|--rwx)
 			[[ -z $prefix ]] && _corral_files "$value" ;;
+		--project)
+			[[ -z $prefix ]] && _corral_files -d "$value" ;;
 		esac
 		return 0
 	fi
@@ -152,6 +154,9 @@ _corral()
 	case $prev in
 	--ro|--rx|--rw|--rwx|-o|--output)
 		_corral_files "$cur"
+		return 0 ;;
+	--project)
+		_corral_files -d "$cur"
 		return 0 ;;
 	--profile|--base)
 		COMPREPLY=($(compgen -W "$(_corral_profiles)" -- "$cur"))
@@ -185,7 +190,11 @@ _corral()
 	status|profiles)
 		;;
 	check)
-		_corral_files "$cur" ;;
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W '--project' -- "$cur"))
+		else
+			_corral_files "$cur"
+		fi ;;
 	explain)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--op $options" -- "$cur"))

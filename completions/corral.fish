@@ -36,7 +36,7 @@ function __corral_command_words
         case learn
             set -e tokens[1]
     end
-    set -l opts ro= rx= rw= rwx= allow= deny= profile= print-profile=? log=? log-all=? \
+    set -l opts ro= rx= rw= rwx= allow= deny= profile= project= print-profile=? log=? log-all=? \
         o/output= base= engine= net= connect-tcp= bind-tcp= connect-udp= \
         bind-udp= q/quiet debug h/help V/version force
     argparse -s $opts -- $tokens 2>/dev/null; or return 1
@@ -82,6 +82,7 @@ complete -c corral -n __corral_options -l rwx -r -F -d 'as --rw, and execute'
 complete -c corral -n __corral_options -l allow -x -d 'RIGHTS:PATH, rights comma-separated'
 complete -c corral -n __corral_options -l deny -x -d '[RIGHTS:]PATH, rights taken away beneath it'
 complete -c corral -n __corral_options -l profile -x -a '(__corral_profiles)' -d 'add a profile'
+complete -c corral -n __corral_options -l project -x -a '(__fish_complete_directories)' -d 'the directory of ${PROJECT}'
 complete -c corral -n __corral_options -l print-profile -x -a '(__corral_profiles)' -d 'print the merged rules'
 complete -c corral -n __corral_options -l connect-tcp -x -d 'allow TCP connects to [ADDR:]PORT'
 complete -c corral -n __corral_options -l bind-tcp -x -d 'allow TCP binds to [ADDR:]PORT'

@@ -18,7 +18,7 @@ enum {
 	OPT_FORCE, OPT_DEBUG, OPT_HELP, OPT_VERSION, OPT_PROFILE,
 	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
 	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
-	OPT_QUIET, OPT_LOG_ALL, OPT_DENY, OPT_OP,
+	OPT_QUIET, OPT_LOG_ALL, OPT_DENY, OPT_OP, OPT_PROJECT,
 };
 
 static const struct option long_options[] = {
@@ -34,6 +34,7 @@ static const struct option long_options[] = {
 	{ "help",    no_argument,       NULL, OPT_HELP },
 	{ "version", no_argument,       NULL, OPT_VERSION },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "project", required_argument, NULL, OPT_PROJECT },
 	{ "print-profile", optional_argument, NULL, OPT_PRINT_PROFILE },
 	{ "log",     optional_argument, NULL, OPT_LOG },
 	{ "log-all", optional_argument, NULL, OPT_LOG_ALL },
@@ -70,6 +71,8 @@ static void usage(FILE *out)
 	      "check FILE...\n"
 	      "Run COMMAND and all it starts confined to the trees allowed.\n"
 	      "  --profile NAME|FILE  add a profile's rules (repeatable)\n"
+	      "  --project DIR        ${PROJECT} in profiles (default: git work "
+	      "tree, or .)\n"
 	      "  --print-profile[=NAME]  print the merged rules as INI, exit\n"
 	      "  --ro PATH            read files and list directories\n"
 	      "  --rx PATH            as --ro, and execute (--rwx PATH: as --rw, "
@@ -84,9 +87,8 @@ static void usage(FILE *out)
 	      "PATH (bpf)\n"
 	      "  --{connect,bind}-{tcp,udp} [ADDR[/N]:]PORT[-PORT], "
 	      "--net=all|none  network\n"
-	      "  --engine=ENGINE      bpf, landlock or auto (default: bpf if "
-	      "set up,\n"
-	      "                       else landlock with a warning)\n"
+	      "  --engine=bpf|landlock|auto  default: bpf if set up, else "
+	      "landlock, warned\n"
 	      "  --log[=FILE]         print denials (bpf); --log-all[=FILE]: "
 	      "routine ones too\n"
 	      "  -q, --debug, -h, -V  no Landlock warning; verifier log (setup); "
@@ -229,6 +231,23 @@ static int set_print_profile(struct corral_opts *opts, const char *name)
 	return 0;
 }
 
+/* --project DIR: checked, and made ${PROJECT}, by the parser child. */
+static int set_project(struct corral_opts *opts, const char *dir)
+{
+	if (opts->project) {
+		warn_msg("--project %s: --project %s was given already (give "
+			 "one project)", dir, opts->project);
+		return -EINVAL;
+	}
+	if (!dir[0]) {
+		warn_msg("--project: empty path (give the project's "
+			 "directory)");
+		return -EINVAL;
+	}
+	opts->project = dir;
+	return 0;
+}
+
 /* --ro, --rx, --rw or --rwx (@opt) PATH */
 static int add_group_rule(struct policy *policy, int opt, const char *path)
 {
@@ -280,6 +299,8 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 	case OPT_PROFILE:
 		add_profile(opts, optarg);
 		return 0;
+	case OPT_PROJECT:
+		return set_project(opts, optarg);
 	case OPT_PRINT_PROFILE:
 		return set_print_profile(opts, optarg);
 	case OPT_LOG:
@@ -333,6 +354,10 @@ static int finish_subcommand(int argc, char **argv, struct corral_opts *opts)
 	} else if (optind < argc) {
 		warn_msg("%s: unexpected argument '%s'", argv[1],
 			 argv[optind]);
+		return -EINVAL;
+	}
+	if (opts->project && opts->command != CORRAL_CMD_CHECK) {
+		warn_msg("%s takes no --project", argv[1]);
 		return -EINVAL;
 	}
 	if (opts->policy.n_rules || opts->n_profiles || opts->policy.n_net ||

@@ -37,6 +37,7 @@ struct corral_opts {
 	const char **profiles; /* --profile NAME|FILE, in order (in argv) */
 	size_t n_profiles;
 	const char *invoked_as; /* argv[0] mode: the name we were run as */
+	const char *project;  /* --project DIR: ${PROJECT}, or NULL */
 	bool force;
 	bool debug;
 	bool quiet;          /* --quiet: no warning that Landlock is used */

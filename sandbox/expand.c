@@ -74,21 +74,42 @@ void vars_free(struct vars *vars)
 	}
 }
 
-/* Whether @dir is @home or one of its ancestors (or "/"). */
-static bool home_or_above(const char *dir, const char *home,
-			  const struct stat *dir_st)
+/* @a and @b name the same directory: the same text (trailing '/'s
+ * aside), or, when @a_st is given, the same inode. */
+static bool same_dir(const char *a, const struct stat *a_st, const char *b)
 {
-	size_t len = strlen(dir);
+	size_t la = strlen(a), lb = strlen(b);
 	struct stat st;
 
-	if (!strcmp(dir, "/"))
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	while (lb > 1 && b[lb - 1] == '/')
+		lb--;
+	if (la == lb && !strncmp(a, b, la))
 		return true;
-	if (!home)
-		return false;
-	if (!strncmp(home, dir, len) && (home[len] == '/' || !home[len]))
-		return true;
-	return stat(home, &st) == 0 && st.st_dev == dir_st->st_dev &&
-	       st.st_ino == dir_st->st_ino;
+	return a_st && stat(b, &st) == 0 && st.st_dev == a_st->st_dev &&
+	       st.st_ino == a_st->st_ino;
+}
+
+const char *dir_holds_home(const char *dir, const char *home)
+{
+	char up[PATH_MAX];
+	struct stat st;
+	const struct stat *dir_st = stat(dir, &st) == 0 ? &st : NULL;
+	char *slash;
+
+	if (same_dir(dir, dir_st, "/"))
+		return "the root directory";
+	if (!home || snprintf(up, sizeof(up), "%s", home) >= (int)sizeof(up))
+		return NULL;
+	if (same_dir(dir, dir_st, up))
+		return "your home directory";
+	while ((slash = strrchr(up, '/')) && slash != up) {
+		*slash = '\0';
+		if (same_dir(dir, dir_st, up))
+			return "a directory holding your home directory";
+	}
+	return NULL;
 }
 
 int project_root(const char *cwd, const char *home, char *out, size_t size)
@@ -101,7 +122,7 @@ int project_root(const char *cwd, const char *home, char *out, size_t size)
 		return -ENAMETOOLONG;
 	if (stat(dir, &st) < 0)
 		return 0;
-	while (!home_or_above(dir, home, &st)) {
+	while (!dir_holds_home(dir, home)) {
 		char *slash;
 
 		snprintf(git, sizeof(git), "%s/.git", dir);
@@ -170,6 +191,13 @@ static enum expand_status expand_one(const char *p, const struct vars *vars,
 		*val = vars->on_demand(vars, (enum var_id)id);
 	if (!*val)
 		return fail(err, EXPAND_UNSET, p + 1, (size_t)(close - p - 1));
+	if (id == VAR_PROJECT || id == VAR_CWD) {
+		err->value = *val;
+		err->what = dir_holds_home(*val, vars->value[VAR_HOME]);
+		if (err->what)
+			return fail(err, EXPAND_TOO_WIDE, p + 1,
+				    (size_t)(close - p - 1));
+	}
 	*vlen = strlen(*val);
 	*used = (size_t)(close - p) + 1;
 	return EXPAND_OK;
@@ -182,8 +210,7 @@ enum expand_status expand(const char *in, const struct vars *vars,
 	size_t n = 0;
 
 	*out = NULL;
-	err->status = EXPAND_OK;
-	err->name[0] = '\0';
+	memset(err, 0, sizeof(*err));
 	for (const char *p = in; *p;) {
 		const char *val = p;
 		size_t vlen = strcspn(p, "$"), used = vlen;

@@ -58,17 +58,29 @@ void vars_free(struct vars *vars);
  */
 int project_root(const char *cwd, const char *home, char *out, size_t size);
 
+/*
+ * Whether directory @dir is "/", @home (may be NULL) or an ancestor of
+ * @home, however spelt (compared by inode where @dir exists): NULL if
+ * not, else what it is ("your home directory", ...) for a message.  No
+ * ${PROJECT} or ${CWD} may be one: a profile's "rw = ${PROJECT}" would
+ * hand the sandbox every file of the user.
+ */
+const char *dir_holds_home(const char *dir, const char *home);
+
 enum expand_status {
 	EXPAND_OK,
 	EXPAND_UNKNOWN,   /* ${NAME} not in the list */
 	EXPAND_UNSET,     /* ${NAME} known, but has no value */
 	EXPAND_SYNTAX,    /* '$' not starting ${NAME} or $$, or no '}' */
 	EXPAND_TOO_LONG,  /* the result would exceed PATH_MAX */
+	EXPAND_TOO_WIDE,  /* ${PROJECT} or ${CWD} is "/", HOME or above it */
 };
 
 struct expand_error {
 	enum expand_status status;
 	char name[48];    /* the variable (possibly cut short), or "" */
+	const char *value; /* EXPAND_TOO_WIDE: the variable's value, */
+	const char *what;  /* and dir_holds_home()'s answer for it */
 };
 
 /*

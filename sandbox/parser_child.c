@@ -592,12 +592,58 @@ static int send_admin(int sock, const struct corral_opts *opts)
 	return send_or_die(sock, &msg, NULL, 0);
 }
 
+/*
+ * --project DIR: ${PROJECT} is DIR, as realpath(3) resolves it (the
+ * on-demand answer, given in advance).  It must be a directory, and no
+ * more "/", HOME or above it than a ${PROJECT} found from CWD may be.
+ * A relative DIR is taken from CWD here: realpath would ask getcwd(2),
+ * which the parser's seccomp filter refuses.
+ */
+static int take_project(const char *dir, const struct parser_env *penv)
+{
+	const char *cwd = penv->vars.value[VAR_CWD];
+	_cleanup_free_ char *abs = NULL, *real = NULL;
+	const char *what;
+	struct stat st;
+
+	if (dir[0] != '/' && !cwd) {
+		warn_msg("--project %s: the current directory is unknown "
+			 "(give an absolute path)", dir);
+		return -1;
+	}
+	abs = xmalloc(strlen(dir) + (cwd ? strlen(cwd) : 0) + 2);
+	sprintf(abs, "%s/%s", dir[0] == '/' ? "" : cwd, dir);
+	real = realpath(abs, NULL);
+	if (!real || stat(real, &st) < 0) {
+		warn_msg("--project %s: %s (give the project's directory)",
+			 dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		warn_msg("--project %s: not a directory (give the directory "
+			 "the project is in)", dir);
+		return -1;
+	}
+	what = dir_holds_home(real, penv->vars.value[VAR_HOME]);
+	if (what) {
+		warn_msg("--project %s: that is %s, and no profile may give "
+			 "all of it (give the project's own directory)", dir,
+			 what);
+		return -1;
+	}
+	free(penv->user_db->project);
+	penv->user_db->project = steal_pointer(&real);
+	return 0;
+}
+
 static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 			 const struct parser_env *penv)
 {
 	struct profile_env env;
 	struct profile_result result = { 0 };
 
+	if (opts->project && take_project(opts->project, penv) < 0)
+		return CORRAL_EXIT_FAILURE;
 	profile_env_init(&env, &penv->vars, penv->profile_path, data_dir());
 	if (opts->command == CORRAL_CMD_PROFILES)
 		return profile_list(stdout, &env);

@@ -194,7 +194,13 @@ void profile_include(struct frame *f, const char *value)
 		error_at(f, "include '%s': includes are off here", value);
 		return;
 	}
-	if (expand(value, ld->env->vars, &spec, &err) != EXPAND_OK) {
+	switch (expand(value, ld->env->vars, &spec, &err)) {
+	case EXPAND_OK:
+		break;
+	case EXPAND_TOO_WIDE:
+		profile_too_wide(f, &err);
+		return;
+	default:
 		error_at(f, "include '%s': bad or unset variable '%s' "
 			 "(variables: %s)", value, err.name, var_list());
 		return;

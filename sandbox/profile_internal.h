@@ -81,6 +81,10 @@ void PRINTF(4, 5) profile_error_in(struct loader *ld, const char *name,
 #define error_at(f, ...) \
 	profile_error_in((f)->ld, shown(f), (f)->at, __VA_ARGS__)
 
+/* Says that ${PROJECT} or ${CWD} would be "/", HOME or above it
+ * (EXPAND_TOO_WIDE), and what to do instead (profile_keys.c). */
+void profile_too_wide(struct frame *f, const struct expand_error *err);
+
 /* ---- includes (profile.c) ---------------------------------------------- */
 
 /* include = @value: reads that profile here, unless already read. */

@@ -164,6 +164,16 @@ bool profile_key_optional(const struct key *key)
 
 /* ---- values ------------------------------------------------------------ */
 
+void profile_too_wide(struct frame *f, const struct expand_error *err)
+{
+	bool cwd = !strcmp(err->name, "CWD");
+
+	error_at(f, "${%s} would be %s, %s, and no profile may give all of "
+		 "it (%s)", err->name, err->value, err->what,
+		 cwd ? "cd into the directory the command should work in" :
+		       "cd into the project, or give --project DIR");
+}
+
 static void add_path(struct frame *f, uint32_t access, uint32_t deny,
 		     const char *raw, bool optional)
 {
@@ -186,6 +196,9 @@ static void add_path(struct frame *f, uint32_t access, uint32_t deny,
 	case EXPAND_SYNTAX:
 		error_at(f, "bad '$' in '%s' (write ${NAME}, or $$ for a "
 			 "literal '$')", raw);
+		return;
+	case EXPAND_TOO_WIDE:
+		profile_too_wide(f, &err);
 		return;
 	case EXPAND_TOO_LONG:
 	default:

@@ -14,6 +14,7 @@
 # and adds the group corral).
 #
 # Fixture ($W, 0755, under /var/tmp, on the guest's overlay):
+#   $W/home/   nobody's: HOME of every run
 #   $W/proj/   nobody's: the project (m.c), CWD of every run
 #   $W/tmp/    nobody's: the TMPDIR the user asks for
 #
@@ -45,13 +46,14 @@ fi
 # Not under /tmp: a sandbox that wrongly granted /tmp would cover $W/tmp.
 mkdir -p /var/tmp && make_tmp W installed /var/tmp || skip_all "cannot make a temp dir"
 chmod 0755 "$W"
-mkdir -p "$W/proj" "$W/tmp"
+mkdir -p "$W/home" "$W/proj" "$W/tmp"
 printf 'int main(void) { return 0; }\n' >"$W/proj/m.c"
-chown -R 65534:65534 "$W/proj" "$W/tmp"
+chown -R 65534:65534 "$W/home" "$W/proj" "$W/tmp"
 
-# as_user CMD...: CMD as nobody in $W/proj with HOME there; $out, $rc
+# as_user CMD...: CMD as nobody in $W/proj with HOME $W/home (a project
+# that is HOME is refused: ${PROJECT} never grows to it); $out, $rc
 as_user() {
-	out=$(cd "$W/proj" && "${NOBODY[@]}" env HOME="$W/proj" "$@" 2>&1)
+	out=$(cd "$W/proj" && "${NOBODY[@]}" env HOME="$W/home" "$@" 2>&1)
 	rc=$?
 }
 
@@ -151,12 +153,12 @@ if [ -f "$SRC/Makefile" ] && type -P make >/dev/null; then
 	printf '# admin: git, read only\n[filesystem]\nro = ${PROJECT}\n' >"$ADMIN/git.profile"
 	is "$(whose_git)" "$ADMIN/git.profile" \
 		"an administrator's $ADMIN/git.profile shadows the shipped one"
-	mkdir -p "$W/proj/.config/corral/profiles"
-	printf '[filesystem]\nro = ${PROJECT}\n' >"$W/proj/.config/corral/profiles/git.profile"
-	chown -R 65534:65534 "$W/proj/.config"
-	is "$(whose_git)" "$W/proj/.config/corral/profiles/git.profile" \
+	mkdir -p "$W/home/.config/corral/profiles"
+	printf '[filesystem]\nro = ${PROJECT}\n' >"$W/home/.config/corral/profiles/git.profile"
+	chown -R 65534:65534 "$W/home/.config"
+	is "$(whose_git)" "$W/home/.config/corral/profiles/git.profile" \
 		"the user's ~/.config/corral/profiles/git.profile shadows the administrator's"
-	rm -rf "$ADMIN/git.profile" "$W/proj/.config"
+	rm -rf "$ADMIN/git.profile" "$W/home/.config"
 else
 	skip "make install: the administrator's profiles" "no build tree or make"
 fi

@@ -183,7 +183,9 @@ rc=$?
 	ok "without the data line it fails with a logged denial naming data/" ||
 	not_ok "without the data line it fails with a logged denial naming data/" \
 		"exit $rc:" "$out"
-cd "$work" || exit 1
+# From $work/w, not $work: $work holds the HOME below, and a ${CWD} that
+# is HOME's parent is refused (the learned profile must read back).
+mkdir -p "$work/w" && cd "$work/w" || exit 1
 
 # learn with a secret and a multi-line script: one
 # warning line per secret reached and a comment in the profile, and the

@@ -18,7 +18,7 @@ fi
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-mkdir -p "$tmp/p1" "$tmp/p2" "$tmp/files"
+mkdir -p "$tmp/p1" "$tmp/p2" "$tmp/files" "$tmp/files/spool"
 : >"$tmp/files/spam.txt"
 : >"$tmp/files/sponge.c"
 : >"$tmp/p1/alpha.profile"
@@ -69,6 +69,10 @@ run() {
 run --ro --rx --rw --rwx --allow --profile --print-profile --engine= --log \
     --debug --help --version -- corral --
 run --ro --rx --rw --rwx !--profile -- corral --r
+run --profile --project !--print-profile -- corral --pro
+run ./spool !./spam.txt -- corral --project ./sp
+run --project -- corral check --
+run git -- corral --project /tmp gi
 run setup status teardown profiles check learn explain -- corral ""
 run read write exec readdir create remove truncate ioctl refer rename link \
     exchange connect-tcp bind-tcp connect-udp bind-udp -- corral explain --op ""
@@ -212,6 +216,9 @@ ZSH
 	done <<'CASES'
 --ro --rx --rw --rwx|corral --r
 alpha beta|corral --profile=
+--profile --project|corral --pro
+spool !spam.txt|corral --project=./sp
+git|corral --project /tmp gi
 git|corral --rx /usr gi
 spam.txt sponge.c|corral --rx /usr cat ./sp
 status stash|corral -- git sta
@@ -252,6 +259,9 @@ if command -v fish >/dev/null 2>&1; then
 --ro --rx --rw --rwx|corral --r
 teardown|corral te
 alpha beta|corral --profile 
+--profile --project|corral --pro
+./spool/ !./spam.txt|corral --project ./sp
+git|corral --project /tmp gi
 git|corral --rx /usr gi
 ./spam.txt ./sponge.c|corral --rx /usr cat ./sp
 ./spam.txt ./sponge.c|corral -- cat ./sp

@@ -94,7 +94,7 @@ static void test_deny(void)
 
 /* Command lines cli_parse refuses with -EINVAL: the words after corral */
 static const struct {
-	const char *words[4];
+	const char *words[6];
 	const char *what;
 } refused[] = {
 	{ { "--allow", "raed:/x", "true" },
@@ -111,12 +111,17 @@ static const struct {
 	{ { "--ro", "", "true" }, "empty path is an error" },
 	{ { "status", "extra" }, "status takes no argument" },
 	{ { "--force", "true" }, "--force outside teardown is an error" },
+	{ { "--project", "", "true" }, "--project with an empty path" },
+	{ { "--project", "/a", "--project", "/b", "true" },
+	  "--project twice is an error" },
+	{ { "status", "--project", "/a" }, "status takes no --project" },
+	{ { "profiles", "--project", "/a" }, "profiles takes no --project" },
 };
 
 static void test_refused(void)
 {
 	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
-		char *argv[6] = { "corral" };	/* cli_parse may permute it */
+		char *argv[8] = { "corral" };	/* cli_parse may permute it */
 		struct corral_opts o;
 		int argc = 1;
 
@@ -143,6 +148,17 @@ static void test_subcommands(void)
 	TAP_EQ(0, parse(3, dashdash, &o), "-- setup parses");
 	TAP_OK(o.command == CORRAL_CMD_RUN && !strcmp(o.argv[0], "setup"),
 	       "after --, 'setup' is a command to run");
+	cli_free(&o);
+	TAP_EQ(0, parse(4, ARGV("--project", "../p", "true"), &o),
+	       "--project DIR parses");
+	TAP_OK(o.project && !strcmp(o.project, "../p") && o.policy.n_rules == 0,
+	       "--project keeps DIR as given (the parser child resolves it)");
+	cli_free(&o);
+	TAP_EQ(0, parse(5, ARGV("check", "--project", "/p", "a.profile"), &o),
+	       "check --project DIR FILE parses");
+	cli_free(&o);
+	TAP_EQ(0, parse(5, ARGV("explain", "--project", "/p", "x"), &o),
+	       "explain --project DIR PATH parses");
 	cli_free(&o);
 	TAP_EQ(0, parse(2, ARGV("--help"), &o), "--help parses");
 	TAP_EQ(CORRAL_CMD_HELP, o.command, "--help prints help only");

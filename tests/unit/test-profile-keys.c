@@ -128,6 +128,16 @@ void test_project_root(void)
 		if (strcmp(got, want))
 			printf("#   want %s\n#   got  %s\n", want, got);
 	}
+	snprintf(cwd, sizeof(cwd), "%s/home/proj/..", t);
+	TAP_OK(dir_holds_home(cwd, home) &&
+	       !strcmp(dir_holds_home(cwd, home), "your home directory"),
+	       "HOME spelt with '..' is HOME (by inode)");
+	snprintf(cwd, sizeof(cwd), "%s/./", t);
+	TAP_OK(dir_holds_home(cwd, home) != NULL,
+	       "HOME's parent spelt with './' holds HOME (by inode)");
+	snprintf(cwd, sizeof(cwd), "%s/repo", t);
+	TAP_OK(!dir_holds_home(cwd, home), "a sibling of HOME is not above it");
+	TAP_OK(dir_holds_home("//", NULL) != NULL, "'//' is / (no HOME)");
 	snprintf(cwd, sizeof(cwd), "%s/repo/sub", t);
 	vars_set(&vars, VAR_PROJECT, cwd);
 	p = parse_text("[filesystem]\nrw = ${PROJECT}\n");
@@ -139,6 +149,75 @@ void test_project_root(void)
 	snprintf(cwd, sizeof(cwd), "rm -rf '%s'", t);
 	if (system(cwd) != 0)
 		printf("# could not remove %s\n", t);
+}
+
+/*
+ * ${PROJECT} and ${CWD} (HOME /home/u) that would be "/", HOME or above
+ * it: an error naming the variable, its value, the line and the fix;
+ * anything below HOME (or elsewhere) expands.
+ */
+void test_project_not_home(void)
+{
+	static const char fix_project[] = "and no profile may give all of it "
+					  "(cd into the project, or give "
+					  "--project DIR)";
+	static const char fix_cwd[] = "and no profile may give all of it (cd "
+				      "into the directory the command should "
+				      "work in)";
+	static const struct {
+		enum var_id id;
+		const char *value, *text, *what, *name;
+	} cases[] = {
+		{ VAR_PROJECT, "/", "rw = ${PROJECT}", "/, the root directory",
+		  "${PROJECT} from /" },
+		{ VAR_PROJECT, "/home/u", "rw = ${PROJECT}",
+		  "/home/u, your home directory", "${PROJECT} from HOME" },
+		{ VAR_PROJECT, "/home/u/", "rw = ${PROJECT}/x",
+		  "/home/u/, your home directory",
+		  "${PROJECT} HOME with a trailing '/'" },
+		{ VAR_PROJECT, "/home", "rw = ${PROJECT}",
+		  "/home, a directory holding your home directory",
+		  "${PROJECT} from a parent of HOME" },
+		{ VAR_PROJECT, "/home/u", "ro = -${PROJECT}/.venv",
+		  "/home/u, your home directory",
+		  "an optional path is no way around it" },
+		{ VAR_CWD, "/home/u", "rw = ${CWD}",
+		  "/home/u, your home directory", "${CWD} from HOME" },
+		{ VAR_CWD, "/", "ro = ${CWD}", "/, the root directory",
+		  "${CWD} from /" },
+		{ VAR_CWD, "/home/u", "[profile]\ninclude = ${CWD}/x.profile",
+		  "/home/u, your home directory", "an include from ${CWD}" },
+		{ VAR_PROJECT, "/home/u/proj", "rw = ${PROJECT}", NULL,
+		  "a project below HOME expands" },
+		{ VAR_PROJECT, "/home/u/proj/sub", "rw = ${PROJECT}", NULL,
+		  "its subdirectory expands" },
+		{ VAR_PROJECT, "/home/uu", "rw = ${PROJECT}", NULL,
+		  "/home/uu is no ancestor of /home/u" },
+		{ VAR_CWD, "/tmp", "rw = ${CWD}", NULL,
+		  "a directory outside HOME expands" },
+	};
+	char text[256], want[512];
+
+	for (size_t i = 0; i < N_CASES(cases); i++) {
+		const char *fix = cases[i].id == VAR_CWD ? fix_cwd : fix_project;
+		bool section = cases[i].text[0] == '[';
+		struct parsed p;
+
+		vars_set(&vars, cases[i].id, cases[i].value);
+		snprintf(text, sizeof(text), "%s%s\n",
+			 section ? "" : "[filesystem]\n", cases[i].text);
+		if (cases[i].what) {
+			snprintf(want, sizeof(want), "t.profile:2: ${%s} would "
+				 "be %s, %s", var_name(cases[i].id),
+				 cases[i].what, fix);
+			expect_error(text, want, cases[i].name);
+		} else {
+			p = parse_ok(text, cases[i].name);
+			parsed_free(&p);
+		}
+	}
+	vars_set(&vars, VAR_PROJECT, "/home/u/proj");
+	vars_set(&vars, VAR_CWD, "/home/u/proj");
 }
 
 void test_paths(void)

@@ -109,6 +109,7 @@ int main(void)
 	test_rights_keys();
 	test_variables();
 	test_project_root();
+	test_project_not_home();
 	test_paths();
 	test_settings();
 	test_environment();

@@ -61,6 +61,7 @@ void test_quoting(void);
 void test_rights_keys(void);
 void test_variables(void);
 void test_project_root(void);
+void test_project_not_home(void);
 void test_paths(void);
 void test_settings(void);
 void test_environment(void);
