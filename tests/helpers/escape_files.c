@@ -189,6 +189,7 @@ int op_handle(int op, char **arg, char *info)
  */
 static int fork_hold(int n, char *info)
 {
+	pid_t parent = getpid();
 	int made = 0, e = 0;
 
 	for (; made < n; made++) {
@@ -200,6 +201,10 @@ static int fork_hold(int n, char *info)
 		}
 		if (pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			/* the parent may be gone before the line above ran: a
+			 * child left pausing would hold the caller's stdout */
+			if (getppid() != parent)
+				_exit(0);
 			pause();
 			_exit(0);
 		}
