@@ -187,17 +187,13 @@ static __always_inline struct fown_setter *fown_entry(__u64 addr)
 static __always_inline int fown_reserve(__u64 addr)
 {
 	struct fown_setter s = { .uid = (__u32)bpf_get_current_uid_gid() };
-	__s64 zero = 0, *n, *bucket;
+	__s64 *n, *bucket;
 	__u32 uid = s.uid;
 	long err;
 
 	if (fown_entry(addr))
 		return 1;
-	n = bpf_map_lookup_elem(&fown_by_uid, &uid);
-	if (!n) {
-		bpf_map_update_elem(&fown_by_uid, &uid, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&fown_by_uid, &uid);
-	}
+	n = uid_count(&fown_by_uid, &uid);
 	if (!n || !charge(n, CORRAL_FOWN_PER_UID))
 		return 0;
 	bucket = fown_bucket(addr);

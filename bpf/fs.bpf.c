@@ -74,20 +74,6 @@ static __always_inline __u64 denied_bits(__u32 rights)
  * open_denied_note()'s frame and file_open's must fit 512 bytes together
  * on 6.1, and an entry on the stack is 136 of them. */
 static const struct open_denied_files empty_entry;
-static const __s64 no_charge = 0;
-
-/* The count of open_denied entries of the user @uid points at, made at 0
- * on its first. */
-static __always_inline __s64 *uid_charge(__u32 *uid)
-{
-	__s64 *n = bpf_map_lookup_elem(&denied_creds_by_uid, uid);
-
-	if (n)
-		return n;
-	bpf_map_update_elem(&denied_creds_by_uid, uid, &no_charge,
-			    BPF_NOEXIST);
-	return bpf_map_lookup_elem(&denied_creds_by_uid, uid);
-}
 
 /*
  * The entry of opener @cred, whose real uid is @uid, made and charged to
@@ -109,7 +95,7 @@ open_denied_entry(__u64 domain, __u64 cred, __u32 uid)
 	dom = bpf_map_lookup_elem(&domains, &domain);
 	if (!dom)
 		return NULL;
-	by_uid = uid_charge(&uid);
+	by_uid = uid_count(&denied_creds_by_uid, &uid);
 	if (!by_uid)
 		return NULL;
 	if (!charge(&dom->denied_creds, CORRAL_DENIED_CREDS_PER_DOMAIN))

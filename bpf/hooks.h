@@ -111,6 +111,24 @@ static __always_inline int is_dir_dentry(struct dentry *dentry)
 	return inode && S_ISDIR(BPF_CORE_READ(inode, i_mode));
 }
 
+/* A count zeroed on first use, in read-only data (stack is short). */
+static const __s64 zero_count = 0;
+
+/*
+ * @uid's count in the per-user charge map @map (denied_creds_by_uid,
+ * creds_by_uid, fown_by_uid), made at 0 on its first entry; NULL if the
+ * map has no room for another user.
+ */
+static __always_inline __s64 *uid_count(void *map, __u32 *uid)
+{
+	__s64 *n = bpf_map_lookup_elem(map, uid);
+
+	if (n)
+		return n;
+	bpf_map_update_elem(map, uid, &zero_count, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, uid);
+}
+
 /* Adds one to @count if it is below @limit: 1, or 0 if not. */
 static __always_inline int charge(__s64 *count, __s64 limit)
 {

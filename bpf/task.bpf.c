@@ -194,19 +194,6 @@ int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 	return 0;
 }
 
-static const __s64 no_creds = 0;
-
-/* @uid's count in creds_by_uid, made at 0 on its first entry. */
-static __always_inline __s64 *creds_of_uid(__u32 *uid)
-{
-	__s64 *n = bpf_map_lookup_elem(&creds_by_uid, uid);
-
-	if (n)
-		return n;
-	bpf_map_update_elem(&creds_by_uid, uid, &no_creds, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&creds_by_uid, uid);
-}
-
 /*
  * @cred carries @t's domain from now on, charged to the domain and to the
  * user who launched it.  @force: charge past the shares rather than fail
@@ -224,7 +211,7 @@ static __always_inline int cred_carry(__u64 cred, struct corral_task *t,
 	if (!dom)
 		return -EPERM;
 	e.uid = dom->uid;
-	by_uid = creds_of_uid(&e.uid);
+	by_uid = uid_count(&creds_by_uid, &e.uid);
 	if (!by_uid)
 		return -ENOMEM;
 	if (!force && !charge(&dom->creds, CORRAL_CREDS_PER_DOMAIN))
