@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 15
+#define CORRAL_ABI_VERSION 16
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -85,9 +85,22 @@ struct corral_rule_key {
 };
 
 struct corral_rule {
-	__u32 access;     /* enum corral_access bits granted beneath */
+	__u32 access;     /* enum corral_access bits granted beneath, and
+			   * CORRAL_RULE_PINNED */
 	__u32 deny;       /* enum corral_access bits denied beneath */
 };
+
+/*
+ * A deny pins the name (DESIGN.md section 2): in a domain, the entry a
+ * deny rule is on, and every directory above it that an allow lets the
+ * sandbox remove or rename, may not be removed, renamed away or replaced,
+ * else the sandbox would move the protected inode aside and put its own
+ * under the protected name.  A deny rule is pinned by being one; the
+ * directories above it get a rule of their own with this bit alone (the
+ * launcher registers them, sandbox/engine_bpf.c).  It is no right: a
+ * walk's word never sees it (rule_word()).
+ */
+#define CORRAL_RULE_PINNED (1u << 12)
 
 #define CORRAL_DENY_SHIFT 16
 
@@ -421,6 +434,9 @@ _Static_assert(CORRAL_NET_ALL == ((CORRAL_NET_BIND_UDP << 1) - 1),
 	       "CORRAL_NET_ALL covers every op");
 _Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_IOCTL << 1) - 1),
 	       "CORRAL_ACCESS_ALL covers every right");
+_Static_assert(!(CORRAL_RULE_PINNED & CORRAL_ACCESS_ALL) &&
+	       CORRAL_RULE_PINNED < (1u << CORRAL_DENY_SHIFT),
+	       "the pin is no right and no deny");
 _Static_assert(CORRAL_ACCESS_ALL < (1u << CORRAL_DENY_SHIFT) &&
 	       (CORRAL_ACCESS_ALL << CORRAL_DENY_SHIFT) < (1u << 31),
 	       "a rule word holds both unions and is never negative as a long");

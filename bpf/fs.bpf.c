@@ -428,6 +428,9 @@ static __always_inline int check_dir_op(const struct path *dir,
 
 	if (!t)
 		return 0;
+	if (want == CORRAL_ACCESS_REMOVE && name_pinned(t, dentry))
+		return report(t, dir->mnt, dentry, CORRAL_ACCESS_REMOVE,
+			      CORRAL_HOOK_REMOVE, -EACCES);
 	return check_path_child(t, dir, dentry, want,
 				want == CORRAL_ACCESS_CREATE ?
 				CORRAL_HOOK_CREATE : CORRAL_HOOK_REMOVE);
@@ -517,6 +520,13 @@ static __always_inline int check_refer(struct vfsmount *mnt,
 	else if (BPF_CORE_READ(new_dentry, d_inode))
 		dst_want |= CORRAL_ACCESS_REMOVE;  /* replaces an entry */
 
+	/* a deny pins the name: neither moved away nor replaced */
+	if (src_want && name_pinned(t, old_dentry))
+		return report(t, mnt, old_dentry, CORRAL_ACCESS_REMOVE, hook,
+			      -EACCES);
+	if (src_want && name_pinned(t, new_dentry))
+		return report(t, mnt, new_dentry, CORRAL_ACCESS_REMOVE, hook,
+			      -EACCES);
 	from = dir_granted(t, mnt, src, src->d_inode);
 	if (src == dst) {
 		if (covers(from, src_want | dst_want))

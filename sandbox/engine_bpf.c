@@ -377,6 +377,11 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 			  "registering its rule");
 }
 
+int engine_bpf_pin(void *engine, int fd)
+{
+	return engine_bpf_add_rule(engine, fd, CORRAL_RULE_PINNED, 0);
+}
+
 /* A policy rule as the BPF side matches it: address and mask words. */
 static void net_rule_to_abi(const struct policy_net_rule *in,
 			    struct corral_net_rule *out)

@@ -67,6 +67,9 @@ int engine_bpf_create_domain(struct bpf_engine *engine);
 /* @access: rights allowed beneath @fd; @deny: rights denied beneath it. */
 int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access,
 			uint32_t deny);
+/* A deny_pin_fn (deny_pins.h): pins the name of the directory @fd in
+ * @engine's domain (CORRAL_RULE_PINNED). */
+int engine_bpf_pin(void *engine, int fd);
 /*
  * Writes the domain's network rules (net = rules|none) and marks its
  * tasks as network-confined; net = all writes nothing.  In an audit

@@ -6,10 +6,13 @@
  * the allow keeps the rights no deny below it takes, and the rights a
  * deny takes are granted on every entry beside the way down to it, level
  * by level, and not on the directories along the way nor on the denied
- * node.  What that loses: those directories themselves get none of the
- * denied rights (with a deny of everything, ~ can then neither be listed
- * nor gain new entries), and entries made in them after the launch are
- * covered by no rule.  It never grants more than asked: a rule is only
+ * node.  The directories along the way do not get the remove right
+ * either, so no name on the way down can be removed, renamed away or
+ * replaced (a deny pins the name, as the bpf engine's pins do, coarser).
+ * What that loses: those directories themselves get none of the denied
+ * rights (with a deny of everything, ~ can then neither be listed nor
+ * gain new entries) and no entry of theirs can be removed, and entries
+ * made in them after the launch are covered by no rule.  It never grants more than asked: a rule is only
  * ever given a subset of the rights of an allow above it.
  *
  * Paths are compared as strings, which is only sound where each
@@ -100,6 +103,8 @@ static uint32_t denied_at(const struct expansion *x, const char *path)
 	return m;
 }
 
+/* ... and the remove right, which a directory on the way down to a deny
+ * never gets: a deny pins the name (deny_pins.c). */
 static uint32_t denied_below(const struct expansion *x, const char *path)
 {
 	uint32_t m = 0;
@@ -107,7 +112,7 @@ static uint32_t denied_below(const struct expansion *x, const char *path)
 	for (size_t i = 0; i < x->n_denies; i++)
 		if (strcmp(x->denies[i].path, path) &&
 		    path_is_under(x->denies[i].path, path))
-			m |= x->denies[i].mask;
+			m |= x->denies[i].mask | CORRAL_ACCESS_REMOVE;
 	return m;
 }
 
@@ -209,10 +214,16 @@ static bool deny_moot(const struct opened_rule *deny,
 	if (!*sole_path(deny->fd, d, sizeof(d)))
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		if (!(rules[i].access & deny->deny))
+		uint32_t pin = CORRAL_ACCESS_REMOVE;  /* above it: the name */
+
+		if (!(rules[i].access & (deny->deny | pin)))
 			continue;
-		if (!*sole_path(rules[i].fd, a, sizeof(a)) ||
-		    path_is_under(a, d) || path_is_under(d, a))
+		if (!*sole_path(rules[i].fd, a, sizeof(a)))
+			return false;
+		if (path_is_under(a, d) && (rules[i].access & deny->deny))
+			return false;
+		if (path_is_under(d, a) && strcmp(d, a) &&
+		    (rules[i].access & (deny->deny | pin)))
 			return false;
 	}
 	return true;

@@ -33,7 +33,9 @@ int landlock_expand_denies(const struct opened_rule *rules, size_t n,
  * out, when no allow could reach what it takes: every rule concerned is
  * on a filesystem mounted once (so each directory has one path), no
  * allow with one of its rights is on its path, above it or below it,
- * and neither it nor such an allow is a file with other hard links.
+ * and neither it nor such an allow is a file with other hard links; an
+ * allow above it with the remove right counts too (it must not remove
+ * the deny's name).
  * Returns the index of the first deny rule that is not moot, or -1.
  */
 long landlock_deny_needed(const struct opened_rule *rules, size_t n);

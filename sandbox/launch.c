@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "deny_pins.h"
 #include "engine_bpf.h"
 #include "engine_landlock.h"
 #include "landlock_deny.h"
@@ -247,6 +248,8 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 		if (engine_bpf_add_rule(&engine, rules[i].fd,
 					rules[i].access, rules[i].deny) < 0)
 			goto fail;
+	if (deny_pins(rules, n, engine_bpf_pin, &engine) < 0)
+		goto fail;
 	if (engine_bpf_set_network(&engine, net) < 0)
 		goto fail;
 	if (watch->on) {

@@ -60,6 +60,11 @@ int op_file(int op, char **arg, char *info)
 		return link(arg[0], arg[1]) < 0 ? err() : 0;
 	case OP_RENAME:
 		return rename(arg[0], arg[1]) < 0 ? err() : 0;
+	case OP_EXCHANGE:
+		return renameat2(AT_FDCWD, arg[0], AT_FDCWD, arg[1],
+				 RENAME_EXCHANGE) < 0 ? err() : 0;
+	case OP_UNLINK:
+		return unlink(arg[0]) < 0 ? err() : 0;
 	case OP_SYMLINK:
 		return symlink(arg[0], arg[1]) < 0 ? err() : 0;
 	case OP_WAIT_FILE:

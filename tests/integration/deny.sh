@@ -3,7 +3,8 @@
 # The rights on a path are the union of the allows on the way to it minus
 # the union of the denies on the way to it; a deny on a file is keyed by
 # its inode and so also catches its hard links; a file may not leave a
-# denied subtree by rename or link; marks never grant what a deny took.
+# denied subtree by rename or link; marks never grant what a deny took;
+# a deny pins the name (of the entry and the directories above it).
 #
 # Each case is one line of the table below: NAME, RULES, probe OPS and
 # the result of each op.  Escape cases then read a denied secret by every
@@ -84,10 +85,22 @@ t "refer denied: nothing moves out of the subtree, even with every other right" 
 	"--rw $H --deny refer:$H/.ssh" \
 	"rename $H/.ssh/known_hosts $H/proj/x + link $H/.ssh/known_hosts $H/proj/y + rename $H/proj/f $H/.ssh/f + read $H/.ssh/id_rsa" \
 	EXDEV EXDEV EXDEV OK
-t "a denied directory moved keeps its own deny (keyed by its inode), and moves back" \
+t "a deny pins the name: a denied directory cannot be renamed, its deny stays" \
 	"--rw $H --deny read:$H/vault" \
-	"rename $H/vault $H/proj/vault + read $H/proj/vault/s + rename $H/proj/vault $H/vault + read $H/vault/s" \
-	OK EACCES OK EACCES
+	"rename $H/vault $H/proj/vault + read $H/proj/vault/s + read $H/vault/s" \
+	EACCES ENOENT EACCES
+t "a deny pins the name: a denied file is not moved aside, replaced, exchanged or removed; its siblings are" \
+	"--rw $H --deny write:$H/notes" \
+	"rename $H/notes $H/n2 + rename $H/proj/f $H/notes + exchange $H/proj/f $H/notes + unlink $H/notes + rename $H/.netrc $H/netrc2 + unlink $H/proj/f + write $H/notes" \
+	EACCES EACCES EACCES EACCES OK OK EACCES
+t "a deny pins the directories above it up to the allow, not beside or above it" \
+	"--rw $H/proj --rw $W/other --deny write:$H/proj/sub/f" \
+	"rename $H/proj/sub $H/proj/sub2 + rename $H/proj/sub $O/sub + rmdir $H/proj/many + rename $H/proj/f $H/proj/g + rename $H/proj $H/proj2" \
+	EACCES EACCES ENOTEMPTY OK EACCES
+t "pins keep a directory with a denied entry inside an allowed tree from moving, with allows at two levels" \
+	"--rw $H --rw $H/proj --deny read:$H/proj/sub/f" \
+	"rename $H/proj $H/p2 + rename $H/proj/sub $H/proj/s2 + read $H/proj/sub/f + rename $H/vault $H/v2" \
+	EACCES EACCES EACCES OK
 t "marks: a dir read (marked) in an allowed tree, moved under a deny, is denied; it cannot move back" \
 	"--rw $H --deny read:$H/vault" \
 	"read $H/proj/sub/f + rename $H/proj/sub $H/vault/sub + read $H/vault/sub/f + readdir $H/vault/sub + rename $H/vault/sub $H/proj/sub + read $H/proj/f" \
@@ -180,8 +193,8 @@ R="--rw $H --ro $O --deny $H/.ssh --deny $H/.netrc"
 [ -x "$ESC" ] && [ -x "$ATK" ] || skip_all "escape and attack helpers not built"
 e "hard link made inside the sandbox to a denied file" "$R" "$ESC" \
 	"link $H/.ssh/id_rsa $H/proj/l + read $H/proj/l" EXDEV ENOENT
-e "rename of the denied directory, then read through the new name" "$R" "$ESC" \
-	"rename $H/.ssh $H/proj/s + read $H/proj/s/id_rsa" OK EACCES
+e "rename of the denied directory (pinned), then read through the new name" "$R" "$ESC" \
+	"rename $H/.ssh $H/proj/s + read $H/proj/s/id_rsa" EACCES ENOENT
 e "symlink made inside the sandbox to the secret" "$R" "$ESC" \
 	"symlink $H/.ssh/id_rsa $H/proj/sl + read $H/proj/sl" OK EACCES
 e "io_uring opens of the secret and of a hard link of a denied file (inline, io-wq, SQPOLL)" \

@@ -266,6 +266,19 @@ mkdir -p "$W/ctl" && chown 65534:65534 "$W/ctl"
 control "overlay-copyup $W/out $W/ctl secret + read $W/ctl/up/secret" OK OK
 mkdir -p "$W/out/pub" && echo pub >"$W/out/pub/f" && chown -R 65534:65534 "$W/out/pub"
 control "tree-clone-read $W/out/pub f" OK
+# Issue 33, route 4: a deny protects an inode; the sandbox moves it
+# aside and plants its own under the protected name (a .git whose hooks
+# the user's next git runs).  Outside, nobody owns all of it.
+pin_tree() {
+	rm -rf "$W/in/pin" && mkdir -p "$W/in/pin/repo/.git" &&
+		echo hook >"$W/in/pin/repo/.git/hook" && echo p >"$W/in/pin/prot" &&
+		echo n >"$W/in/pin/new" && echo o >"$W/in/pin/other" &&
+		chown -R 65534:65534 "$W/in/pin"
+}
+PIN_OPS="rename $W/in/pin/prot $W/in/pin/aside + rename $W/in/pin/new $W/in/pin/prot + exchange $W/in/pin/other $W/in/pin/prot + unlink $W/in/pin/prot + rename $W/in/pin/repo/.git $W/in/pin/repo/git-aside + rename $W/in/pin/repo $W/in/pin/repo2"
+pin_tree
+control "$PIN_OPS" OK OK OK OK OK OK
+pin_tree
 control "suid-exec $BIN/escape-suid + suid-exec $BIN/escape-sgid + suid-exec $BIN/escape-fcap" \
 	"euid=0 egid=65534 CapEff=*" "euid=65534 egid=$CG CapEff=0" \
 	"euid=65534 egid=65534 CapEff=200000"
@@ -492,6 +505,18 @@ for eng in $engines; do
 	t "a symlink inside pointing outside (made inside, or found there) is EACCES to open" \
 		"--rw $W/in" "symlink $W/out/secret $W/in/s1 + read $W/in/s1 + read $W/in/pre" \
 		OK EACCES EACCES
+
+	# -- a deny pins the name (issue 33, route 4) --
+	# Landlock's pin is coarser: nothing in the directories on the way
+	# down to a deny can be removed (corral(1)).
+	sibling=OK
+	[ "$eng" = landlock ] && sibling=EACCES
+	pin_tree
+	t "a deny pins the name: the denied file, the denied .git and the directory above it cannot be renamed away, replaced, exchanged or removed" \
+		"-q --rw $W/in --deny write:$W/in/pin/prot --deny write:$W/in/pin/repo/.git" \
+		"$PIN_OPS + rename $W/in/pin/other $W/in/pin/other2 + write $W/in/pin/prot" \
+		EACCES EACCES EACCES EACCES EACCES EACCES "$sibling" EACCES
+	pin_tree
 
 	# -- io_uring --
 	ops="uring-open $W/in/f + uring-open $W/out/secret + uring-open-async $W/out/secret"

@@ -33,6 +33,7 @@ cases=(
 	"an allow under a deny: the deny wins|--ro $H --deny $H/.ssh --ro $H/.ssh/id.pub|read $H/.ssh/id.pub + read $H/.ssh/id + read $H/a.txt|EACCES EACCES OK|$WARN"
 	"a deny on a file|--ro $H --deny $H/.ssh/id|read $H/.ssh/id + read $H/.ssh/id.pub|EACCES OK|$WARN"
 	"a deny no allow reaches changes nothing and says nothing|--ro $H/proj --deny $H/.ssh|read $H/proj/src/m.c + read $H/.ssh/id + read $H/a.txt|OK EACCES EACCES|"
+	"a deny pins the name: nothing on the way down to it can be removed, renamed away or replaced, what is beside it can|--rw $H --deny write:$H/.config/app/conf|rename $H/.config/app/conf $H/.config/app/x + exchange $H/.config/app/conf $H/a.txt + unlink $H/.config/app/conf + rename $H/.config $H/cfg + rename $H/a.txt $H/b.txt + write $H/proj/src/m.c + rename $H/proj/src/m.c $H/proj/src/n.c|EACCES EACCES EACCES EACCES EACCES OK OK|$WARN"
 )
 
 for c in "${cases[@]}"; do

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * deny_pins.c - a deny pins the name of what it protects.
+ *
+ * A deny is keyed by inode: with `--rw BOX --deny write:BOX/a/prot` the
+ * sandbox could rename BOX/a (or prot) aside and make a new a/prot of
+ * its own, which the user's next git or make would then trust.  So the
+ * names on the way down to a deny may not be removed, renamed away or
+ * replaced: the bpf engine refuses it on entries that carry a deny, and
+ * on the directories this file lists (DESIGN.md section 2).  Only the
+ * directories the sandbox could move need listing: those strictly below
+ * a directory an allow is on.  Above that no rule grants the remove on
+ * their parent, so they cannot move anyway, and each pin listed is one
+ * more rule of the domain.
+ *
+ * The way up is followed with "..", as the kernel's walk goes (d_parent,
+ * and at a mount root on from the mount point); the way up from a denied
+ * file starts at the directory its path names.
+ */
+#include "config.h"
+
+#include "deny_pins.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "corral_abi.h"
+#include "util.h"
+
+struct way_up {
+	int fd[CORRAL_MAX_DEPTH];
+	dev_t dev[CORRAL_MAX_DEPTH];
+	ino_t ino[CORRAL_MAX_DEPTH];
+	size_t n;
+};
+
+/* The directory @fd (O_PATH) is in: "..", or for a file its path's. */
+static int open_parent(int fd, const struct stat *st)
+{
+	char path[PATH_MAX], *slash;
+
+	if (S_ISDIR(st->st_mode))
+		return openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd_name(fd, path, sizeof(path))[0] != '/') {
+		errno = ENOENT;
+		return -1;
+	}
+	slash = strrchr(path, '/');
+	if (slash == path)
+		slash++;        /* a file in / */
+	*slash = '\0';
+	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void way_close(struct way_up *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		close(w->fd[i]);
+	w->n = 0;
+}
+
+/* Every directory from the one holding @fd up to the root, into @w. */
+static int way_collect(struct way_up *w, int fd)
+{
+	struct stat st;
+	char name[PATH_MAX];
+
+	if (fstat(fd, &st) < 0)
+		return error_errno(-errno, "%s: fstat, to pin its name",
+				   fd_name(fd, name, sizeof(name)));
+	while (w->n < CORRAL_MAX_DEPTH) {
+		int up = open_parent(fd, &st);
+		struct stat ust;
+
+		if (up < 0 || fstat(up, &ust) < 0) {
+			int err = -errno;
+
+			if (up >= 0)
+				close(up);
+			return error_errno(err, "%s: opening the directory "
+					   "above it, to pin the name a deny "
+					   "protects",
+					   fd_name(fd, name, sizeof(name)));
+		}
+		if (ust.st_dev == st.st_dev && ust.st_ino == st.st_ino) {
+			close(up);      /* ".." of the root is the root */
+			return 0;
+		}
+		w->fd[w->n] = up;
+		w->dev[w->n] = ust.st_dev;
+		w->ino[w->n] = ust.st_ino;
+		w->n++;
+		fd = up;
+		st = ust;
+	}
+	return error_errno(-ELOOP, "%s: more than %d directories above a "
+			   "deny", fd_name(fd, name, sizeof(name)),
+			   CORRAL_MAX_DEPTH);
+}
+
+/* Is an allow of @rules on the directory (@dev, @ino)? */
+static bool allow_on(const struct opened_rule *rules, size_t n, dev_t dev,
+		     ino_t ino)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++)
+		if (rules[i].access && fstat(rules[i].fd, &st) == 0 &&
+		    st.st_dev == dev && st.st_ino == ino)
+			return true;
+	return false;
+}
+
+/* Each directory once: a pin made for an earlier deny is not repeated. */
+static bool pinned_before(struct way_up *done, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < done->n; i++)
+		if (done->dev[i] == dev && done->ino[i] == ino)
+			return true;
+	return false;
+}
+
+static int pin_way(const struct opened_rule *rules, size_t n,
+		   struct way_up *w, struct way_up *done, deny_pin_fn *pin,
+		   void *ctx)
+{
+	bool allowed_above = false;
+
+	for (size_t i = w->n; i-- > 0;) {
+		if (allowed_above && !pinned_before(done, w->dev[i],
+						    w->ino[i])) {
+			int r = pin(ctx, w->fd[i]);
+
+			if (r < 0)
+				return r;
+			if (done->n < CORRAL_MAX_DEPTH) {
+				done->dev[done->n] = w->dev[i];
+				done->ino[done->n] = w->ino[i];
+				done->fd[done->n++] = -1;
+			}
+		}
+		allowed_above = allowed_above ||
+				allow_on(rules, n, w->dev[i], w->ino[i]);
+	}
+	return 0;
+}
+
+int deny_pins(const struct opened_rule *rules, size_t n, deny_pin_fn *pin,
+	      void *ctx)
+{
+	static struct way_up way, done;
+	int r = 0;
+
+	done.n = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		if (!rules[i].deny)
+			continue;
+		way.n = 0;
+		r = way_collect(&way, rules[i].fd);
+		if (!r)
+			r = pin_way(rules, n, &way, &done, pin, ctx);
+		way_close(&way);
+	}
+	return r;
+}
