@@ -8,7 +8,9 @@
  * directories both sides also need refer, and the entry moved may not
  * gain a right it does not hold where it is (EXDEV), nor, for an
  * exchange, the other one.  A missing create or remove is EACCES, which
- * the kernel returns before EXDEV, so it is said first.
+ * the kernel returns before EXDEV, so it is said first.  Before either, a
+ * deny pins the name of what it is on and of the directories above it
+ * inside an allowed tree (EACCES).
  */
 #include "config.h"
 
@@ -316,6 +318,90 @@ static void print_gain(FILE *out, const struct gain *g)
 	explain_print_hint(out, g->rights, g->e->resolved);
 }
 
+/* ---- a deny pins the name ---------------------------------------------- */
+
+static bool same_node(const struct explain_node *x,
+		      const struct explain_node *y)
+{
+	return x->dev == y->dev && x->ino == y->ino;
+}
+
+static bool allow_on(const struct explain_rule *rules, size_t n_rules,
+		     const struct explain_node *node)
+{
+	for (size_t i = 0; i < n_rules; i++)
+		if (rules[i].allow && rules[i].dev == node->dev &&
+		    rules[i].ino == node->ino)
+			return true;
+	return false;
+}
+
+/* Does the deny @d pin @e: on it, or on a path through it with an allow
+ * on a directory above it (sandbox/deny_pins.c)? */
+static bool pins(const struct explain_rule *rules, size_t n_rules,
+		 const struct explain_rule *d, const struct end *e,
+		 const char *cwd)
+{
+	char path[PATH_MAX];
+	struct explain_node *nodes;
+	bool exists, found = false, pinned = false;
+	ssize_t n;
+
+	if (explain_resolve(d->src->path, cwd, false, path, sizeof(path),
+			    &exists) < 0 || !exists)
+		return false;
+	n = explain_walk(path, true, &nodes);
+	if (n <= 0)
+		return false;
+	if (same_node(&nodes[0], &e->node))
+		pinned = true;
+	for (ssize_t i = 1; i < n && !pinned; i++) {
+		if (found && allow_on(rules, n_rules, &nodes[i]))
+			pinned = true;
+		found = found || same_node(&nodes[i], &e->node);
+	}
+	free(nodes);
+	return pinned;
+}
+
+/* The deny rule that pins @e's name, or NULL. */
+static const struct explain_rule *pinned_by(const struct explain_rule *rules,
+					    size_t n_rules,
+					    const struct end *e,
+					    const char *cwd)
+{
+	if (!e->exists)
+		return NULL;
+	for (size_t i = 0; i < n_rules; i++)
+		if (rules[i].deny && pins(rules, n_rules, &rules[i], e, cwd))
+			return &rules[i];
+	return NULL;
+}
+
+/* EACCES when the move would take a pinned name away, or -1. */
+static int pin_first(FILE *out, const struct explain_rule *rules,
+		     size_t n_rules, int kind, const struct end *a,
+		     const struct end *b, const char *cwd)
+{
+	const struct end *e = a;
+	const struct explain_rule *d;
+
+	if (kind == EXPLAIN_MOVE_LINK)
+		return -1;
+	d = pinned_by(rules, n_rules, a, cwd);
+	if (!d) {
+		e = b;
+		d = pinned_by(rules, n_rules, b, cwd);
+	}
+	if (!d)
+		return -1;
+	print_head(out, false, kind, a, b);
+	fprintf(out, "a deny pins the name %s: ", e->resolved);
+	explain_print_cited(out, &d, 1, true);
+	fputs(")\n", out);
+	return EXPLAIN_DENIED;
+}
+
 /* ---- the answer -------------------------------------------------------- */
 
 static int judge_one_dir(FILE *out, const struct explain_rule *rules,
@@ -394,6 +480,8 @@ int explain_move(FILE *out, const struct explain_rule *rules, size_t n_rules,
 	    resolve_end(b_arg, cwd, kind, &b) < 0)
 		return CORRAL_EXIT_FAILURE;
 	r = kernel_first(out, kind, &a, &b);
+	if (r < 0)
+		r = pin_first(out, rules, n_rules, kind, &a, &b, cwd);
 	if (r >= 0)
 		return r;
 	same = a.dir_st.st_dev == b.dir_st.st_dev &&

@@ -13,7 +13,8 @@
 #   - rename, link and exchange SRC DST: one directory (create, remove),
 #     across directories (refer on both, EACCES before EXDEV), a move
 #     that would gain rights (EXDEV), a deny rule that blocks one, a rule
-#     on / (which Landlock counts only on /'s mount), and what the kernel
+#     on / (which Landlock counts only on /'s mount), a deny that pins
+#     the name moved or replaced, and what the kernel
 #     refuses first (ENOENT, EEXIST, EINVAL, across mounts)
 #   - network rules: ports, prefixes, IPv4-mapped addresses, port 0,
 #     net = none, an unconfined network
@@ -189,6 +190,18 @@ explain --rw $T/a --op rename $T/c/g $T/a/g
 a rename over an existing file also removes it
 explain --rw $T/c --allow create,refer:$T/a --op rename $T/c/g $T/a/f
 1 denied: rename $T/c/g to $T/a/f (no rule grants remove on $T/a or a directory above it; add: --allow remove:$T/a or 'remove = $T/a' in [filesystem])
+
+a deny pins the name: the denied file and the directory above it inside the allow cannot be moved away or replaced
+explain --rw $T --deny write:$T/a/b --op rename $T/a $T/a2
+1 denied: rename $T/a to $T/a2 (a deny pins the name $T/a: --deny write:$T/a/b on the command line)
+
+a deny pins the name: an exchange with it too
+explain --rw $T --deny write:$T/a/b --op exchange $T/c $T/a/b
+1 denied: exchange $T/c with $T/a/b (a deny pins the name $T/a/b: --deny write:$T/a/b on the command line)
+
+a deny pins no name beside it
+explain --rw $T --deny write:$T/a/b --op rename $T/c $T/c2
+0 allowed: rename $T/c to $T/c2 (within $T, no refer needed: --rw $T on the command line)
 
 a file that would gain rights: EXDEV names them and the rule
 explain --rw $T/a --allow create,remove,refer:$T/c --op rename $T/c/g $T/a/g
