@@ -30,13 +30,15 @@ enum corral_access {
 	CORRAL_ACCESS_REMOVE   = 1u << 6, /* unlink or rmdir in a directory */
 	CORRAL_ACCESS_REFER    = 1u << 7, /* link/rename into another dir */
 	CORRAL_ACCESS_IOCTL    = 1u << 8, /* ioctl on char/block devices */
+	CORRAL_ACCESS_CONNECT_UNIX = 1u << 9, /* connect or send to a named
+					       * unix socket made outside */
 };
 
-#define CORRAL_ACCESS_ALL   0x1ffu
+#define CORRAL_ACCESS_ALL   0x3ffu
 /* Rights that mean something on a file; a rule on a file keeps only these. */
 #define CORRAL_ACCESS_FILE  (CORRAL_ACCESS_READ | CORRAL_ACCESS_WRITE | \
 			     CORRAL_ACCESS_EXEC | CORRAL_ACCESS_TRUNCATE | \
-			     CORRAL_ACCESS_IOCTL)
+			     CORRAL_ACCESS_IOCTL | CORRAL_ACCESS_CONNECT_UNIX)
 
 /*
  * Rules: the truth.  Hash map "rules", key struct corral_rule_key, value
@@ -432,7 +434,7 @@ _Static_assert(sizeof(struct corral_net_policy) ==
 _Static_assert(sizeof(struct corral_event_net) == 28, "net event layout");
 _Static_assert(CORRAL_NET_ALL == ((CORRAL_NET_BIND_UDP << 1) - 1),
 	       "CORRAL_NET_ALL covers every op");
-_Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_IOCTL << 1) - 1),
+_Static_assert(CORRAL_ACCESS_ALL == ((CORRAL_ACCESS_CONNECT_UNIX << 1) - 1),
 	       "CORRAL_ACCESS_ALL covers every right");
 _Static_assert(!(CORRAL_RULE_PINNED & CORRAL_ACCESS_ALL) &&
 	       CORRAL_RULE_PINNED < (1u << CORRAL_DENY_SHIFT),

@@ -249,10 +249,11 @@ int BPF_PROG(corral_socket_post_create, struct socket *sock, int family,
 /*
  * Connecting (or sending) to a unix socket made in the same domain is
  * allowed.  Otherwise an abstract one is refused (as Landlock ABI 6
- * scopes them), and a named one needs write on the socket file, which
- * closes the D-Bus and systemd --user escape through a socket outside
- * the allowed tree (Landlock ABI 9's RESOLVE_UNIX, which also lets a
- * domain reach the servers it made itself).
+ * scopes them), and a named one needs its own right on the socket file,
+ * connect-unix, which no group of rights holds: a directory the sandbox
+ * may write (a shared /tmp) does not hand it the servers bound there
+ * (tmux, ssh-agent, X11, D-Bus).  Landlock ABI 9's RESOLVE_UNIX, which
+ * also lets a domain reach the servers it made itself.
  */
 static __always_inline int check_unix_peer(struct sock *other)
 {
@@ -283,10 +284,10 @@ static __always_inline int check_unix_peer(struct sock *other)
 	if (!us->path.dentry)
 		return 0;
 	granted = object_granted(t, &us->path);
-	if (covers(granted, CORRAL_ACCESS_WRITE))
+	if (covers(granted, CORRAL_ACCESS_CONNECT_UNIX))
 		return 0;
-	return report(t, us->path.mnt, us->path.dentry, CORRAL_ACCESS_WRITE,
-		      CORRAL_HOOK_CONNECT, -EACCES);
+	return report(t, us->path.mnt, us->path.dentry,
+		      CORRAL_ACCESS_CONNECT_UNIX, CORRAL_HOOK_CONNECT, -EACCES);
 }
 
 SEC("lsm/unix_stream_connect")

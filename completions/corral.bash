@@ -107,10 +107,10 @@ _corral()
 	local net_modes='all none rules'
 	local subcommands='setup status teardown profiles check learn explain'
 	local explain_ops='read write exec readdir create remove truncate ioctl
-		refer rename link exchange connect-tcp bind-tcp connect-udp bind-udp'
+		refer connect-unix rename link exchange connect-tcp bind-tcp connect-udp bind-udp'
 	local engines='auto bpf landlock'
 	local rights='read readdir write exec truncate create remove refer
-		ioctl ro rx rw rwx'
+		ioctl connect-unix ro rx rw rwx'
 	COMPREPLY=()
 	((cword > 0)) && prev=${COMP_WORDS[cword - 1]}
 

@@ -73,7 +73,7 @@ complete -c corral -n "__fish_use_subcommand" -a profiles -d 'list profiles'
 complete -c corral -n "__fish_use_subcommand" -a check -d 'validate profile files'
 complete -c corral -n "__fish_use_subcommand" -a learn -d 'write a profile from a run'
 complete -c corral -n "__fish_use_subcommand" -a explain -d 'say which rule allows or denies an access'
-complete -c corral -n "__fish_seen_subcommand_from explain" -l op -x -a 'read write exec readdir create remove truncate ioctl refer rename link exchange connect-tcp bind-tcp connect-udp bind-udp' -d 'the access to judge'
+complete -c corral -n "__fish_seen_subcommand_from explain" -l op -x -a 'read write exec readdir create remove truncate ioctl refer connect-unix rename link exchange connect-tcp bind-tcp connect-udp bind-udp' -d 'the access to judge'
 
 complete -c corral -n __corral_options -l ro -r -F -d 'read files and list directories'
 complete -c corral -n __corral_options -l rx -r -F -d 'as --ro, and execute'

@@ -9,8 +9,8 @@
 # program needs (443 and 80, 22), and everything else is refused.
 #
 # Adapt: a system resolver reached through a socket (systemd-resolved's
-# nss-resolve, nscd) needs that socket too; plain DNS through
-# /etc/resolv.conf needs nothing more.  `--net=all` on the command line
+# nss-resolve, nscd) needs that socket too (connect-unix = PATH); plain
+# DNS through /etc/resolv.conf needs nothing more.  `--net=all` on the command line
 # lifts the network rules for one run.
 
 [profile]

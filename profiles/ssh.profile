@@ -13,9 +13,9 @@
 # below in your copy of this profile.  Create ~/.ssh/known_hosts (touch)
 # if it does not exist yet.
 #
-# The agent: its socket needs write access (connect to a named socket).
-# Common locations are listed; an agent in /tmp/ssh-XXXX needs
-# --rw "$SSH_AUTH_SOCK".  ProxyCommand and LocalCommand run in this
+# The agent: its socket needs the connect-unix right (no group of rights
+# holds it).  Common locations are listed; an agent in /tmp/ssh-XXXX needs
+# --allow connect-unix:"$SSH_AUTH_SOCK".  ProxyCommand and LocalCommand run in this
 # sandbox too.  For scp and sftp into the project, see scp.profile.
 #
 # ${HOME} is $HOME; ssh itself looks in the home directory of your
@@ -56,10 +56,10 @@ ro = -${HOME}/.ssh/id_rsa
      -${HOME}/.ssh/id_dsa.pub
 
 # Agent sockets in the usual places (GNOME keyring, gcr, systemd unit).
-rw = -${XDG_RUNTIME_DIR}/gcr/ssh
-     -${XDG_RUNTIME_DIR}/keyring/ssh
-     -${XDG_RUNTIME_DIR}/openssh_agent
-     -${XDG_RUNTIME_DIR}/ssh-agent.socket
+connect-unix = -${XDG_RUNTIME_DIR}/gcr/ssh
+               -${XDG_RUNTIME_DIR}/keyring/ssh
+               -${XDG_RUNTIME_DIR}/openssh_agent
+               -${XDG_RUNTIME_DIR}/ssh-agent.socket
 
 [network]
 connect-tcp = 22               ; sshd; a host on another port needs --connect-tcp PORT

@@ -6,8 +6,8 @@
  * grants it); rights of newer ABIs are simply not enforced, and the
  * fallback warning says which.  ABI 6 also scopes signals and abstract
  * unix sockets to the sandbox, ABI 9 makes a named unix socket need the
- * write right (RESOLVE_UNIX) and ABI 10 confines UDP ports, as the bpf
- * engine does.
+ * connect-unix right (RESOLVE_UNIX) and ABI 10 confines UDP ports, as
+ * the bpf engine does.
  */
 #include "config.h"
 
@@ -83,12 +83,12 @@ static const struct {
 	{ CORRAL_ACCESS_REFER, LANDLOCK_ACCESS_FS_REFER, 0 },
 	{ CORRAL_ACCESS_TRUNCATE, LANDLOCK_ACCESS_FS_TRUNCATE, 0 },
 	{ CORRAL_ACCESS_IOCTL, LANDLOCK_ACCESS_FS_IOCTL_DEV, 0 },
-	{ CORRAL_ACCESS_WRITE, CORRAL_LL_FS_RESOLVE_UNIX, 9 },
+	{ CORRAL_ACCESS_CONNECT_UNIX, CORRAL_LL_FS_RESOLVE_UNIX, 0 },
 };
 
 #define N_RIGHTS (sizeof(right_map) / sizeof(right_map[0]))
-/* The newest ABI that brought a file right (ioctl) */
-#define LANDLOCK_RIGHTS_ABI 5
+/* The newest ABI that brought a file right (connect-unix) */
+#define LANDLOCK_RIGHTS_ABI 9
 
 int landlock_abi(void)
 {
@@ -129,9 +129,6 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 	if (abi < 6 && used < size)
 		used += (size_t)snprintf(buf + used, size - used,
 					 "signal and abstract-socket scoping, ");
-	if (abi < 9 && used < size)
-		used += (size_t)snprintf(buf + used, size - used,
-					 "named unix socket connects, ");
 	if (used < size)
 		snprintf(buf + used, size - used, "memfd exec and bpf() denial, "
 			 "confining prlimit, renice and SysV IPC to the sandbox");

@@ -46,10 +46,13 @@ static const struct explain_op file_ops[] = {
 	{ "truncate", CORRAL_ACCESS_TRUNCATE, false, true, W_OK },
 	{ "ioctl", CORRAL_ACCESS_IOCTL, false, true, 0 },
 	{ "refer", CORRAL_ACCESS_REFER, true, false, W_OK | X_OK },
+	/* a named socket made outside the sandbox; one of its own is free */
+	{ "connect-unix", CORRAL_ACCESS_CONNECT_UNIX, false, true, W_OK },
 };
 
 #define OP_NAMES "read, write, exec, readdir, create, remove, truncate, " \
-		 "ioctl, refer, rename, link, exchange, connect-tcp, " \
+		 "ioctl, refer, connect-unix, rename, link, exchange, " \
+		 "connect-tcp, " \
 		 "bind-tcp, connect-udp, bind-udp"
 
 /* The rights @rule takes away (deny rules); the judge subtracts them and

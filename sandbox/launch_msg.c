@@ -213,8 +213,9 @@ static bool user_may_use(int fd, const struct stat *st, uint32_t access)
 	if ((access & (CORRAL_ACCESS_READ | CORRAL_ACCESS_IOCTL)) &&
 	    !faccessat(fd, "", R_OK, AT_EMPTY_PATH))
 		return true;
+	/* connect(2) to a unix socket needs write permission on it */
 	if ((access & (CORRAL_ACCESS_WRITE | CORRAL_ACCESS_TRUNCATE |
-		       CORRAL_ACCESS_IOCTL)) &&
+		       CORRAL_ACCESS_IOCTL | CORRAL_ACCESS_CONNECT_UNIX)) &&
 	    !faccessat(fd, "", W_OK, AT_EMPTY_PATH))
 		return true;
 	return (access & CORRAL_ACCESS_EXEC) &&

@@ -363,6 +363,28 @@ static void flag_secret(FILE *out, FILE *warn, const struct rule *rule,
 			holds ? "covers" : "is in", s->path, s->what);
 }
 
+/*
+ * The named sockets the command connected to, each on its own: no group
+ * holds connect-unix, and a directory of sockets (/tmp) is the server
+ * list a sandbox should not get whole.
+ */
+static size_t write_sockets(const struct learn *l, FILE *out)
+{
+	size_t written = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		_cleanup_free_ char *value = NULL;
+
+		if (!(l->paths[i].access & CORRAL_ACCESS_CONNECT_UNIX))
+			continue;
+		value = rule_value(l->paths[i].path, l);
+		fprintf(out, "; a server the command connected to\n"
+			"connect-unix = %s\n", value);
+		written++;
+	}
+	return written;
+}
+
 size_t learn_write(struct learn *l, FILE *out, FILE *warn,
 		   char *const *command, const char *base)
 {
@@ -374,9 +396,14 @@ size_t learn_write(struct learn *l, FILE *out, FILE *warn,
 	size_t n = 0, written = 0;
 
 	for (size_t i = 0; i < l->n; i++) {
-		_cleanup_free_ char *where = rule_path(&l->paths[i]);
+		uint32_t access = l->paths[i].access &
+				  ~CORRAL_ACCESS_CONNECT_UNIX;
+		_cleanup_free_ char *where = NULL;
 
-		add_rule(&rules, &n, where, group_for(l->paths[i].access),
+		if (!access)
+			continue;       /* only connected to: write_sockets() */
+		where = rule_path(&l->paths[i]);
+		add_rule(&rules, &n, where, group_for(access),
 			 l->paths[i].path);
 	}
 	fold_read_files(&rules, &n, l->home);
@@ -398,6 +425,7 @@ size_t learn_write(struct learn *l, FILE *out, FILE *warn,
 				value);
 			written++;
 		}
+	written += write_sockets(l, out);
 	if (l->n_net)
 		fputs("\n[network]\n", out);
 	for (size_t i = 0; i < l->n_net; i++) {

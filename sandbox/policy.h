@@ -25,10 +25,13 @@
 	X(CORRAL_ACCESS_CREATE, "create", 1)		\
 	X(CORRAL_ACCESS_REMOVE, "remove", 1)		\
 	X(CORRAL_ACCESS_REFER, "refer", 2)		\
-	X(CORRAL_ACCESS_IOCTL, "ioctl", 5)
+	X(CORRAL_ACCESS_IOCTL, "ioctl", 5)		\
+	X(CORRAL_ACCESS_CONNECT_UNIX, "connect-unix", 9)
 
 /* The groups of rights, smallest first: --ro, ro = ... (DESIGN.md
- * section 2). */
+ * section 2).  None holds connect-unix: a directory the sandbox may
+ * write does not hand it the servers bound there (tmux, ssh-agent,
+ * X11, D-Bus); a socket it needs is named with connect-unix. */
 #define CORRAL_GROUPS(X)		\
 	X(CORRAL_GROUP_RO, "ro")	\
 	X(CORRAL_GROUP_RX, "rx")	\

@@ -14,9 +14,8 @@
  * Takes corral's rule flags, builds a Landlock ruleset that handles every
  * file-system right the running kernel supports, adds one path-beneath rule
  * per flag (rules on non-directories keep only file rights), sets
- * NO_NEW_PRIVS, restricts itself and execvp()s CMD.  The write right
- * includes connecting to named unix sockets (RESOLVE_UNIX, ABI 9+), as
- * corral's does.  Any network flag or --net=none also makes the ruleset
+ * NO_NEW_PRIVS, restricts itself and execvp()s CMD.  corral's connect-unix
+ * right is RESOLVE_UNIX (ABI 9+), which no group of rights holds.  Any network flag or --net=none also makes the ruleset
  * handle every network right the ABI knows (TCP bind and connect from
  * ABI 4, UDP bind and connect/send from ABI 10), with one port rule per
  * port named.
@@ -95,18 +94,19 @@ static const struct {
 } rights[] = {
 	{ "read", LANDLOCK_ACCESS_FS_READ_FILE },
 	{ "readdir", LANDLOCK_ACCESS_FS_READ_DIR },
-	{ "write", LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_RESOLVE_UNIX },
+	{ "write", LANDLOCK_ACCESS_FS_WRITE_FILE },
 	{ "exec", LANDLOCK_ACCESS_FS_EXECUTE },
 	{ "truncate", LANDLOCK_ACCESS_FS_TRUNCATE },
 	{ "create", MAKE_ALL },
 	{ "remove", LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR },
 	{ "refer", LANDLOCK_ACCESS_FS_REFER },
 	{ "ioctl", LANDLOCK_ACCESS_FS_IOCTL_DEV },
+	{ "connect-unix", LL_FS_RESOLVE_UNIX },
 };
 
 #define R_RO (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 #define R_RW                                                                \
-	(R_RO | LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_RESOLVE_UNIX |        \
+	(R_RO | LANDLOCK_ACCESS_FS_WRITE_FILE |                             \
 	 LANDLOCK_ACCESS_FS_TRUNCATE |                                      \
 	 LANDLOCK_ACCESS_FS_IOCTL_DEV | MAKE_ALL |                          \
 	 LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |   \

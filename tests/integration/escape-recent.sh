@@ -333,8 +333,10 @@ UXOPS="connect-unix $W/in/bsock + send-unix $W/in/bsock"
 control "connect and send to a socket made by a sandbox" "$ESC" "$UXOPS" OK OK
 t "a named socket made by another sandbox, in a dir this one may only read: connect and send are EACCES" \
 	"--ro $W/in" "$ESC" "$UXOPS" EACCES EACCES
-t "the same socket with write on it (rw dir): connect and send work" \
-	"--rw $W/in" "$ESC" "$UXOPS" OK OK
+t "the same socket in a dir this one may write: still EACCES (connect-unix is its own right)" \
+	"--rw $W/in" "$ESC" "$UXOPS" EACCES EACCES
+t "the same socket with connect-unix on it: connect and send work" \
+	"--rw $W/in --allow connect-unix:$W/in/bsock" "$ESC" "$UXOPS" OK OK
 t "a socket made by another sandbox, reached through /proc/self/root: EACCES" \
 	"--ro $W/in --ro /proc" "$ESC" "connect-unix /proc/self/root$W/in/bsock" EACCES
 t "an abstract socket made by another sandbox: connect and send are EPERM (scoped)" \

@@ -407,13 +407,20 @@ for eng in $engines; do
 	name="connect and sendto a named unix socket outside the allowed tree are EACCES"
 	landlock_cannot "$name" 9 ||
 		t "$name" "" "connect-unix $W/out/sock + send-unix $W/out/sock" EACCES EACCES
-	name="connect and sendto a named unix socket in a read-only dir are EACCES (need write)"
+	name="connect and sendto a named unix socket in a read-only dir are EACCES (need connect-unix)"
 	landlock_cannot "$name" 9 ||
 		t "$name" "--ro $W/out" "connect-unix $W/out/sock + send-unix $W/out/sock" \
 			EACCES EACCES
-	t "a named unix socket in an rw dir and the sandbox's own abstract socket still work" \
-		"--rw $W/in" "connect-unix $W/in/sock + send-unix $W/in/sock + self-abstract $ABS.own" \
-		OK OK OK
+	# Issue 33, route 3: gcc.profile's rw = ${TMPDIR} was /tmp, and with
+	# it tmux's /tmp/tmux-UID/default (command execution outside).
+	name="a server bound in a dir the sandbox may write (tmux in /tmp): connect and sendto are EACCES"
+	landlock_cannot "$name" 9 ||
+		t "$name" "--rw $W/in" "connect-unix $W/in/sock + send-unix $W/in/sock" EACCES EACCES
+	t "connect-unix on the socket reaches it; the sandbox's own named and abstract sockets need no rule" \
+		"--rw $W/in --allow connect-unix:$W/in/sock" \
+		"connect-unix $W/in/sock + send-unix $W/in/sock + self-unix $W/in/own.sock + self-abstract $ABS.own" \
+		OK OK OK OK
+	rm -f "$W/in/own.sock" "$W/in/own.sock.d"
 
 	# -- the terminal --
 	want="tiocsti 0: EPERM"

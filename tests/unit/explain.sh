@@ -324,9 +324,17 @@ EOF
 
 # ---- errors ------------------------------------------------------------------------
 cases <<EOF
+connect-unix is its own right: rw on the directory is not it
+explain --rw $T/a --op connect-unix $T/a/f
+1 denied: connect-unix $T/a/f (no rule grants connect-unix on $T/a/f or a directory above it; add: --allow connect-unix:$T/a/f or 'connect-unix = $T/a/f' in [filesystem])
+
+connect-unix named on the socket grants it
+explain --allow connect-unix:$T/a/f --op connect-unix $T/a/f
+0 allowed: connect-unix $T/a/f (--allow connect-unix:$T/a/f on the command line)
+
 an unknown --op
 explain --op frob $T/a
-125 corral: explain: --op frob: unknown operation (read, write, exec, readdir, create, remove, truncate, ioctl, refer, rename, link, exchange, connect-tcp, bind-tcp, connect-udp, bind-udp)
+125 corral: explain: --op frob: unknown operation (read, write, exec, readdir, create, remove, truncate, ioctl, refer, connect-unix, rename, link, exchange, connect-tcp, bind-tcp, connect-udp, bind-udp)
 
 no target
 explain

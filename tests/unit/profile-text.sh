@@ -40,7 +40,7 @@ CASES
 printf '[filesystem]\nnot ini\nrox = /usr\n' >"$T/e.profile"
 run "$CORRAL" check "$T/e.profile"
 is "$rc:$err" "125:corral: profile $T/e.profile:2: syntax error (expected [section], KEY = VALUE, an indented continuation line or a comment)
-corral: profile $T/e.profile:3: unknown right 'rox' in key 'rox' (rights: read, readdir, write, exec, truncate, create, remove, refer, ioctl; groups: ro, rx, rw, rwx)" \
+corral: profile $T/e.profile:3: unknown right 'rox' in key 'rox' (rights: read, readdir, write, exec, truncate, create, remove, refer, ioctl, connect-unix; groups: ro, rx, rw, rwx)" \
 	"check: a syntax error, then a later line's bad key, in line order"
 
 mkdir -p "$T/profiles"

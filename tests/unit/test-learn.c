@@ -261,6 +261,36 @@ static void test_secret_ancestors(void)
 	       "HOME unset or '/' matches nothing; a trailing '/' is fine");
 }
 
+/* A socket connected to is learned as connect-unix on the socket alone,
+ * never as a group on it or on its directory (/tmp and its servers). */
+static void test_socket_connect(void)
+{
+	static const char *const paths[] = {
+		"/tmp/tmux-1000/default", "/tmp/out.o", NULL,
+	};
+	static const uint32_t access[] = {
+		CORRAL_ACCESS_CONNECT_UNIX, CORRAL_ACCESS_WRITE,
+	};
+	struct learned l = learn_paths(paths, access, ARGV("make"));
+	uint32_t on_socket = 0, on_tmp = 0;
+
+	for (size_t j = 0; j < l.policy.n_rules; j++) {
+		if (!strcmp(l.policy.rules[j].path, paths[0]))
+			on_socket |= l.policy.rules[j].access;
+		else if (!strncmp(paths[0], l.policy.rules[j].path,
+				  strlen(l.policy.rules[j].path)))
+			on_tmp |= l.policy.rules[j].access;
+	}
+	TAP_OK(l.r == 0 && on_socket == CORRAL_ACCESS_CONNECT_UNIX,
+	       "a socket connected to is learned as connect-unix on it (%s)",
+	       first_error(&l));
+	TAP_OK(!(on_tmp & CORRAL_ACCESS_CONNECT_UNIX),
+	       "no rule on a directory above it grants connect-unix");
+	if (l.r || on_socket != CORRAL_ACCESS_CONNECT_UNIX)
+		printf("%s", l.profile);
+	learned_free(&l);
+}
+
 int main(void)
 {
 	test_vars(&vars, false);
@@ -268,6 +298,7 @@ int main(void)
 	test_paths_read_back();
 	test_secrets();
 	test_secret_ancestors();
+	test_socket_connect();
 	vars_free(&vars);
 	return tap_done();
 }

@@ -36,7 +36,8 @@ void test_rights_keys(void)
 	       p.policy.rules[2].access, "write,truncate");
 	TAP_EQ(CORRAL_ACCESS_READ | CORRAL_ACCESS_EXEC,
 	       p.policy.rules[3].access, "'read, exec' (spaces allowed)");
-	TAP_EQ(CORRAL_ACCESS_ALL, p.policy.rules[4].access, "rwx is all");
+	TAP_EQ(CORRAL_ACCESS_ALL & ~CORRAL_ACCESS_CONNECT_UNIX,
+	       p.policy.rules[4].access, "rwx is all but connect-unix");
 	TAP_EQ(CORRAL_GROUP_RO | CORRAL_ACCESS_IOCTL, p.policy.rules[5].access,
 	       "a group in a list");
 	parsed_free(&p);
@@ -365,7 +366,7 @@ static const struct error_case key_errors[] = {
 	{ "[filesystem]\n\ndeny = bogus:/x\n",
 	  "t.profile:3: unknown right 'bogus' in deny = bogus:/x "
 	  "(rights: read, readdir, write, exec, truncate, create, "
-	  "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
+	  "remove, refer, ioctl, connect-unix; groups: ro, rx, rw, rwx)",
 	  "deny with an unknown right names file:line" },
 	{ "[filesystem]\ndeny = read:relative\n",
 	  "t.profile:2: 'relative' is not an absolute path (start "

@@ -40,12 +40,12 @@ static const struct error_case syntax_errors[] = {
 	{ "[filesystem]\n\nraed = /x\n",
 	  "t.profile:3: unknown right 'raed' in key 'raed' (rights: "
 	  "read, readdir, write, exec, truncate, create, remove, "
-	  "refer, ioctl; groups: ro, rx, rw, rwx)",
+	  "refer, ioctl, connect-unix; groups: ro, rx, rw, rwx)",
 	  "unknown right" },
 	{ "[filesystem]\nread,wirte = /x\n",
 	  "t.profile:2: unknown right 'wirte' in key 'read,wirte' "
 	  "(rights: read, readdir, write, exec, truncate, create, "
-	  "remove, refer, ioctl; groups: ro, rx, rw, rwx)",
+	  "remove, refer, ioctl, connect-unix; groups: ro, rx, rw, rwx)",
 	  "unknown right in a comma list" },
 	{ "[filesystem]\nthis is not ini\n",
 	  "t.profile:2: syntax error (expected [section], KEY = "
