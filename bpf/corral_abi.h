@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 16
+#define CORRAL_ABI_VERSION 17
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
