@@ -170,7 +170,12 @@ struct walk {
 	__u32 want;       /* stop early once these are all granted */
 	__u32 granted;    /* word of the unions seen so far */
 	int finished;     /* reached the root, or granted covers want */
+	int denies_only;  /* above a detached tree's root (walk_step()) */
 };
+
+/* Never a right: a walk in a domain with denies goes to the root. */
+#define WALK_TO_THE_ROOT (1u << 31)
+#define WORD_DENIES (CORRAL_ACCESS_ALL << CORRAL_DENY_SHIFT)
 
 enum step { STEP_PARENT, STEP_MOUNT, STEP_ROOT };
 
@@ -243,11 +248,30 @@ static long walk_step(__u32 index, void *data)
 	struct vfsmount *vfsmnt = w->mnt;
 
 	enum step step;
+	__u32 word = walk_access(w, dentry);
 
-	w->granted |= walk_access(w, dentry);
+	w->granted |= w->denies_only ? word & WORD_DENIES : word;
 	if ((w->granted & w->want) == w->want)
 		goto done;
 	step = step_up_from(&dentry, &vfsmnt, w->mnt_root);
+	/*
+	 * The root of a detached tree (open_tree(OPEN_TREE_CLONE), fsmount,
+	 * a descriptor of one handed in) is a directory of its filesystem
+	 * like any other: a deny above it must still hold, or cloning an
+	 * allowed directory below a deny would shed the deny.  A domain with
+	 * denies goes on up the filesystem's own d_parent chain, taking its
+	 * denies only (the allows there are not on the way it was reached).
+	 */
+	if (step == STEP_ROOT && w->want == WALK_TO_THE_ROOT &&
+	    !w->denies_only) {
+		struct dentry *parent = BPF_CORE_READ(dentry, d_parent);
+
+		if (parent != dentry) {
+			w->denies_only = 1;
+			w->dentry = parent;
+			return 0;
+		}
+	}
 	if (step == STEP_ROOT)
 		goto done;
 	if (step == STEP_MOUNT)
@@ -277,7 +301,7 @@ static __always_inline long path_granted(const struct corral_task *t,
 		.dentry = dentry,
 		.mnt = mnt,
 		.mnt_root = BPF_CORE_READ(mnt, mnt_root),
-		.want = t->flags & CORRAL_TASK_DENY ? 1u << 31 : want,
+		.want = t->flags & CORRAL_TASK_DENY ? WALK_TO_THE_ROOT : want,
 	};
 
 	bpf_loop(CORRAL_MAX_DEPTH, walk_step, &w, 0);

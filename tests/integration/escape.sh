@@ -266,6 +266,22 @@ mkdir -p "$W/ctl" && chown 65534:65534 "$W/ctl"
 control "overlay-copyup $W/out $W/ctl secret + read $W/ctl/up/secret" OK OK
 mkdir -p "$W/out/pub" && echo pub >"$W/out/pub/f" && chown -R 65534:65534 "$W/out/pub"
 control "tree-clone-read $W/out/pub f" OK
+# clone_fd_run DIR CMD...: CMD with descriptor 7 a detached clone of DIR
+# (open_tree(OPEN_TREE_CLONE), made here, as root)
+clone_fd_run() {
+	python3 - "$@" <<'EOF'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+fd = libc.syscall(428, -100, sys.argv[1].encode(), 1)  # open_tree, x86_64
+if fd < 0:
+    sys.exit("open_tree %s: %s" % (sys.argv[1], os.strerror(ctypes.get_errno())))
+os.dup2(fd, 7, inheritable=True)
+os.execvp(sys.argv[2], sys.argv[2:])
+EOF
+}
+got=$(clone_fd_run "$W/out/pub" "${NOBODY[@]}" "$ESC" openat-fd 7 f 2>&1)
+diag "control: without a sandbox, a detached clone handed in as descriptor 7: $got"
 # Issue 33, route 4: a deny protects an inode; the sandbox moves it
 # aside and plants its own under the protected name (a .git whose hooks
 # the user's next git runs).  Outside, nobody owns all of it.
@@ -485,6 +501,13 @@ for eng in $engines; do
 		"$ESC" tree-clone-read "$W/out/pub" f 2>/dev/null)
 	is "$got" "tree-clone-read $W/out/pub f: EPERM" \
 		"$eng: userns = yes, /proc rw: open_tree(OPEN_TREE_CLONE) of an allowed dir below a deny is EPERM"
+	# The walk itself: the same clone made outside (by root) and handed
+	# in as descriptor 7; its walk stops at the clone's root, short of
+	# the deny, unless it goes on up the filesystem's own parents.
+	got=$(clone_fd_run "$W/out/pub" "${NOBODY[@]}" "$UC" --engine="$eng" --rx "$BIN" \
+		--ro "$W/out/pub" --deny "$W/out" -- "$ESC" openat-fd 7 f 2>/dev/null)
+	is "$got" "openat-fd 7 f: EACCES" \
+		"$eng: a detached clone of an allowed dir below a deny, handed in: the deny above its root holds"
 
 	# -- exec to regain privileges --
 	ids="euid=65534 egid=65534 CapEff=0"
