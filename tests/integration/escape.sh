@@ -433,7 +433,7 @@ for eng in $engines; do
 	landlock_cannot "$name" 9 ||
 		t "$name" "--rw $W/in" "connect-unix $W/in/sock + send-unix $W/in/sock" EACCES EACCES
 	t "connect-unix on the socket reaches it; the sandbox's own named and abstract sockets need no rule" \
-		"--rw $W/in --allow connect-unix:$W/in/sock" \
+		"--rw $W/in --allow connect-unix:$W/in/sock --allow connect-unix:$W/in/sock.d" \
 		"connect-unix $W/in/sock + send-unix $W/in/sock + self-unix $W/in/own.sock + self-abstract $ABS.own" \
 		OK OK OK OK
 	rm -f "$W/in/own.sock" "$W/in/own.sock.d"
