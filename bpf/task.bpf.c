@@ -64,9 +64,10 @@ static long drop_rule(__u32 i, void *data)
  * inode); they are dead slots, reused or forgotten when met, swept here
  * once the map was found full, and forgotten with their inode (marks.h).
  * Its charge goes now: entries it claimed are nobody's to count any more.
- * So do its rules' (@uid: its owner's): all it was charged, as counted in
- * domain_nrules, whether or not a rule is still there to delete (the
- * launcher reclaims those a killed launcher left: it cannot give back).
+ * So does its rules' (@uid: its owner's), all at once: the count in
+ * domain_nrules, whether or not each rule is still there to delete (one
+ * a delete missed is reclaimed by a launcher that finds the map full,
+ * and only this side can give a charge back).
  */
 static __always_inline void domain_died(__u64 domain, __u32 uid)
 {
