@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 17
+#define CORRAL_ABI_VERSION 18
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -363,8 +363,9 @@ struct corral_event {
  * own task (pidfd key), calls fstatfs(fd); the sb_statfs hook derives the
  * key from the fd's inode (overlayfs then statfs()es its real layer: that
  * nested call finds the request done and changes nothing), merges the rule and sets status to DONE or to a
- * negative errno; the launcher reads the status back and fails closed on
- * anything but DONE.
+ * negative errno (-ENOSPC: the rules map is full; -EDQUOT: the user's
+ * share of it, CORRAL_RULES_PER_UID, is spent); the launcher reads the
+ * status back and fails closed on anything but DONE.
  */
 enum corral_register_status {
 	CORRAL_REGISTER_IDLE    = 0,  /* no request: the launch is being built */
@@ -394,6 +395,10 @@ struct corral_info {
 /* Map capacities, fixed before load. */
 #define CORRAL_MAX_RULES   65536
 #define CORRAL_MAX_DOMAINS 4096
+/* Rules the live domains of one user (the launcher's real uid) may hold:
+ * a quarter of the map, so that no user's sandboxes can fill it for the
+ * others.  Past it a rule's registration ends in -EDQUOT. */
+#define CORRAL_RULES_PER_UID (CORRAL_MAX_RULES / 4)
 /* Sandboxed credentials (about one per process) that opened a device
  * without the ioctl right or a file for writing without the truncate
  * right, at once, per domain; the map holds every domain's share. */

@@ -290,6 +290,7 @@ struct corral_cmsghdr {
 
 #define EPERM   1
 #define ENOENT  2
+#define ESRCH   3
 #define ENOMEM  12
 #define EACCES  13
 #define EXDEV   18
@@ -297,5 +298,6 @@ struct corral_cmsghdr {
 #define EINVAL  22
 #define EEXIST  17
 #define EAFNOSUPPORT 97
+#define EDQUOT  122
 
 #endif /* CORRAL_KERNEL_TYPES_H */

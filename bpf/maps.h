@@ -9,12 +9,16 @@
  *
  *   task_domain, task_register  task storage: part of each task, no
  *       global bound.  A failed allocation refuses that sandbox's fork.
- *   rules, domain_rules         65,536, global.  Written only by
- *       launchers, before exec: a sandbox adds nothing.  A launcher killed
- *       at any point leaves nothing (task_free, launcher_died).  A user
- *       running many sandboxes with many rules at once can fill it; the
- *       next launch then fails with "the rules map is full", exit 125,
- *       and never runs unconfined.
+ *   rules, domain_rules, rules_by_uid  65,536, global, charged per
+ *       user.  Written only by launchers, before exec: a sandbox adds
+ *       nothing.  Each new rule is charged to the user who launched its
+ *       domain, at most rules_per_uid (a quarter of the map: it takes
+ *       four users holding their whole share to fill it), and given back
+ *       when the domain dies.  A launcher killed at any point leaves
+ *       nothing (task_free, launcher_died).  A user past its share gets
+ *       "your sandboxes hold N rules, your share", exit 125, and never
+ *       runs unconfined; a full map (four users at their share) gets
+ *       "the rules map is full", the same way.
  *   domains, domain_nrules, net_policy  4,096, one entry per domain, the
  *       same as rules: launchers only, reclaimed when the last task (or
  *       the launcher that never entered) goes.
@@ -108,9 +112,23 @@ CORRAL_MAP HASH_MAP(struct corral_rule_index, struct corral_rule_key,
 		    CORRAL_MAX_RULES, BPF_F_NO_PREALLOC)
 	domain_rules SEC(".maps");
 
-/* domain id -> how many rules domain_rules lists for it. */
+/* domain id -> how many rules domain_rules lists for it: as many as
+ * its user was charged for in rules_by_uid, given back when it dies. */
 CORRAL_MAP HASH_MAP(__u64, __u32,
 		    CORRAL_MAX_DOMAINS, 0) domain_nrules SEC(".maps");
+
+/* real uid -> rules its live domains hold.  One entry per user who ever
+ * launched a sandbox with rules; a user it has no room for is refused
+ * like one over its share. */
+CORRAL_MAP HASH_MAP(__u32, __s64,
+		    CORRAL_MAX_DOMAINS, 0) rules_by_uid SEC(".maps");
+
+/*
+ * The share of each user, CORRAL_RULES_PER_UID; set lower at load by
+ * corral's tests only (CORRAL_TEST_RULES_PER_UID in `corral setup`'s
+ * environment), so that a guest suite can spend it.
+ */
+CORRAL_RODATA(__s64, rules_per_uid, CORRAL_RULES_PER_UID);
 
 /* domain id -> struct corral_domain (task count, owner). */
 CORRAL_MAP HASH_MAP(__u64, struct corral_domain,

@@ -64,14 +64,22 @@ static long drop_rule(__u32 i, void *data)
  * inode); they are dead slots, reused or forgotten when met, swept here
  * once the map was found full, and forgotten with their inode (marks.h).
  * Its charge goes now: entries it claimed are nobody's to count any more.
+ * So does its rules' (@uid: its owner's), all at once: the count in
+ * domain_nrules, whether or not each rule is still there to delete (one
+ * a delete missed is reclaimed by a launcher that finds the map full,
+ * and only this side can give a charge back).
  */
-static __always_inline void domain_died(__u64 domain)
+static __always_inline void domain_died(__u64 domain, __u32 uid)
 {
 	__u32 *n = bpf_map_lookup_elem(&domain_nrules, &domain);
+	__s64 *by_uid = bpf_map_lookup_elem(&rules_by_uid, &uid);
+	__u32 nrules = n ? *n : 0;
 
 	bpf_map_delete_elem(&domains, &domain);
-	if (n)
-		bpf_loop(*n, drop_rule, &domain, 0);
+	if (by_uid && nrules)
+		__sync_fetch_and_add(by_uid, -(__s64)nrules);
+	if (nrules)
+		bpf_loop(nrules, drop_rule, &domain, 0);
 	bpf_map_delete_elem(&domain_nrules, &domain);
 	bpf_map_delete_elem(&net_policy, &domain);
 	bpf_map_delete_elem(&mark_charge, &domain);
@@ -84,7 +92,7 @@ static __always_inline void domain_put(__u64 domain)
 	struct corral_domain *dom = bpf_map_lookup_elem(&domains, &domain);
 
 	if (dom && __sync_fetch_and_add(&dom->tasks, -1) == 1)
-		domain_died(domain);
+		domain_died(domain, dom->uid);
 }
 
 /*
@@ -145,6 +153,36 @@ static __always_inline int index_rule(struct corral_rule_key *key)
 }
 
 /*
+ * A new rule @rule on @key, charged to the user who launched its domain
+ * (rules_by_uid) and listed for domain_died(), which gives the charge
+ * back.  Only the launcher writes its own domain's rules: no insert race,
+ * and a launcher killed cannot stop this half way.  Returns the status:
+ * DONE, or -ESRCH (no such domain), -EDQUOT (the user's share is spent),
+ * -ENOSPC (a map is full); the launcher fails closed.
+ */
+static __always_inline int add_rule(struct corral_rule_key *key,
+				    struct corral_rule *rule)
+{
+	struct corral_domain *dom = bpf_map_lookup_elem(&domains, &key->domain);
+	__s64 *by_uid;
+	__u32 uid;
+
+	if (!dom)
+		return -ESRCH;
+	uid = dom->uid;
+	by_uid = uid_count(&rules_by_uid, &uid);
+	if (!by_uid || !charge(by_uid, rules_per_uid))
+		return -EDQUOT;
+	if (!bpf_map_update_elem(&rules, key, rule, BPF_NOEXIST)) {
+		if (!index_rule(key))
+			return CORRAL_REGISTER_DONE;
+		bpf_map_delete_elem(&rules, key);  /* unlisted: uncharged */
+	}
+	__sync_fetch_and_add(by_uid, -1);
+	return -ENOSPC;
+}
+
+/*
  * Rule registration: the launcher fstatfs()es an O_PATH fd with a pending
  * request in its task_register slot; the key is derived here, from the
  * inode the kernel will meet again on every walk.  statfs(2), not stat(2):
@@ -185,12 +223,7 @@ int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 	}
 	rule.access = reg->access;
 	rule.deny = reg->deny;
-	/* Only the launcher writes its own domain's rules: no insert race. */
-	if (index_rule(&key) ||
-	    bpf_map_update_elem(&rules, &key, &rule, BPF_NOEXIST))
-		reg->status = -ENOSPC;  /* map full: the launcher fails closed */
-	else
-		reg->status = CORRAL_REGISTER_DONE;
+	reg->status = add_rule(&key, &rule);
 	return 0;
 }
 

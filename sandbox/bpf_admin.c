@@ -290,6 +290,8 @@ static void test_share_per_uid(struct corral_bpf *skel)
 		   (__s64 *)&skel->rodata->denied_creds_per_uid);
 	test_share("CORRAL_TEST_CREDS_PER_UID", "cred_domain",
 		   CORRAL_CREDS_PER_UID, (__s64 *)&skel->rodata->creds_per_uid);
+	test_share("CORRAL_TEST_RULES_PER_UID", "rules",
+		   CORRAL_RULES_PER_UID, (__s64 *)&skel->rodata->rules_per_uid);
 }
 
 static int load_and_pin(int *n_hooks)

@@ -131,10 +131,12 @@ static void reclaim_dead_net(struct bpf_engine *e)
 }
 
 /*
- * Deletes the rules and rule index of @domain, which no task carries:
+ * Deletes the rules and rule index of @domain, which no longer exists:
  * what the BPF side does when a domain's last task is freed (see struct
- * corral_rule_index), for domains that never got that far.  Pin sets of
- * before the index have no such maps: nothing to do.
+ * corral_rule_index), for domains whose rules it could not delete.  The
+ * charge to their user's share went with the domain (domain_died): this
+ * only frees the entries.  Pin sets of before the index have no such
+ * maps: nothing to do.
  */
 static void drop_domain_index(uint64_t domain, int rules, int index,
 			      int nrules)
@@ -182,9 +184,10 @@ static void reclaim_dead_index(struct bpf_engine *e)
 
 /*
  * Rules of domains that no longer exist are dead weight in a bounded map.
- * The BPF side deletes a domain's rules when its last task is freed, and
- * engine_bpf_abort() those of a domain never entered; what is left here
- * is from a launcher killed in between.  Deleting while iterating
+ * The BPF side deletes a domain's rules when its last task, or the
+ * launcher that never entered it, is freed; what is left here is rare
+ * (a delete the kernel refused there, a pin set of before the index, a
+ * rule written from outside, as tests/integration/admin.sh does).  Deleting while iterating
  * restarts the iteration, so collect first.
  */
 static void reclaim_dead_rules(struct bpf_engine *e)
@@ -342,6 +345,26 @@ static int register_rule(struct bpf_engine *e, int fd,
 	return 0;
 }
 
+/*
+ * The user's share of the rules map is spent (-EDQUOT from the
+ * registration): one line saying so, with the count the BPF side keeps
+ * (the rules this launch got so far included, until it exits).
+ */
+static int share_spent(void)
+{
+	_cleanup_close_ int fd = bpf_obj_get(CORRAL_PIN_DIR "/rules_by_uid");
+	__u32 uid = getuid();
+	__s64 held;
+
+	if (fd >= 0 && !bpf_map_lookup_elem(fd, &uid, &held))
+		warn_msg("your sandboxes hold %lld rules, your share of the "
+			 "rules map; wait for some to exit", (long long)held);
+	else
+		warn_msg("your sandboxes hold your share of the rules map; "
+			 "wait for some to exit");
+	return -EDQUOT;
+}
+
 int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 			uint32_t deny)
 {
@@ -372,6 +395,8 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 			 "'corral status')", fd_name(fd, buf, sizeof(buf)));
 		return -ENOLINK;
 	}
+	if (reg.status == -EDQUOT)
+		return share_spent();
 	return rule_error(fd, reg.status, reg.status == -ENOSPC ?
 			  "registering its rule (the rules map is full)" :
 			  "registering its rule");
@@ -482,19 +507,16 @@ int engine_bpf_enter(struct bpf_engine *e, pid_t pid)
 	return 0;
 }
 
+/*
+ * A domain never entered is left to the kernel: the launcher exits next,
+ * and task_free counts the domain down through its registration slot
+ * (launcher_died), deleting its rules, index and network policy and
+ * giving its rules back to its user's share (domain_died).  Deleted from
+ * here, the domain would take that charge along for good: only the BPF
+ * side gives it back, atomically beside the launches that take it.
+ */
 void engine_bpf_abort(struct bpf_engine *e)
 {
-	_cleanup_close_ int index = -1, nrules = -1;
-
-	if (e->domain && e->domains >= 0) {
-		bpf_map_delete_elem(e->domains, &e->domain);
-		if (!pinned_on_demand(&e->rules, "rules") &&
-		    !open_index(&index, &nrules))
-			drop_domain_index(e->domain, e->rules, index, nrules);
-	}
-	/* Only a launch that wrote network rules opened the map. */
-	if (e->domain && e->net_policy >= 0)
-		bpf_map_delete_elem(e->net_policy, &e->domain);
 	e->domain = 0;
 }
 

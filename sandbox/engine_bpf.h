@@ -81,7 +81,8 @@ int engine_bpf_set_network(struct bpf_engine *engine,
 			   const struct policy *policy);
 /* Puts @pid, this process or its watched child, in the domain. */
 int engine_bpf_enter(struct bpf_engine *engine, pid_t pid);
-/* Undoes a domain that was never entered; safe on any state. */
+/* Gives up a domain that was never entered: the kernel reclaims it when
+ * this process exits, which it must do next.  Safe on any state. */
 void engine_bpf_abort(struct bpf_engine *engine);
 void engine_bpf_close(struct bpf_engine *engine);
 /* Live domains (tasks > 0), or -errno. */

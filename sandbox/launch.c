@@ -236,6 +236,7 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 {
 	struct bpf_engine engine;
 	pid_t child = 0;
+	int r = 0;
 
 	privs_raise_bpf();
 	if (engine_bpf_open(&engine) < 0 ||
@@ -244,11 +245,12 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	engine.audit = learning(req);
 	engine.watched = watch->on;
 	engine.task_flags = req->msg.task_flags;
-	for (size_t i = 0; i < n; i++)
-		if (engine_bpf_add_rule(&engine, rules[i].fd,
-					rules[i].access, rules[i].deny) < 0)
-			goto fail;
-	if (deny_pins(rules, n, engine_bpf_pin, &engine) < 0)
+	for (size_t i = 0; i < n && r >= 0; i++)
+		r = engine_bpf_add_rule(&engine, rules[i].fd,
+					rules[i].access, rules[i].deny);
+	if (r >= 0)
+		r = deny_pins(rules, n, engine_bpf_pin, &engine);
+	if (r < 0)
 		goto fail;
 	if (engine_bpf_set_network(&engine, net) < 0)
 		goto fail;
@@ -266,6 +268,8 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 fail:
 	engine_bpf_abort(&engine);
 	engine_bpf_close(&engine);
+	if (r == -EDQUOT)       /* the one line said it all: not run */
+		exit(CORRAL_EXIT_FAILURE);
 	die("could not set up the sandbox; the command was not run");
 }
 

@@ -1,9 +1,10 @@
 #!/bin/bash
 # escape-recent.sh: the recent features attacked as nobody against corral
 # installed as the package installs it (setgid corral, cap_bpf+p), on the
-# bpf engine: truncate decided at open (and the open_denied share), UDP
-# sends and the port they bind, named and abstract unix sockets between
-# sandboxes, and deny rules.  As in escape.sh, each attack is first run
+# bpf engine: truncate decided at open (and the open_denied share), the
+# per-user shares of credentials and rules, UDP sends and the port they
+# bind, named and abstract unix sockets between sandboxes, and deny
+# rules.  As in escape.sh, each attack is first run
 # outside any sandbox ("# control:" lines, or a TAP line where the control
 # is what the case shows): an attack that fails there proves nothing.
 #
@@ -278,6 +279,70 @@ kill -KILL "$creds" 2>/dev/null
 "$OB" settle "$PIN/cred_domain" 20 >/dev/null 2>&1
 got=$(jail -- "$ESC" fork-hold 10 2>&1)
 is "$got" "fork-hold 10: 10" "once the children are gone the user's share is back"
+"$UC" teardown --force >/dev/null && "$UC" setup >/dev/null 2>&1 ||
+	not_ok "setup again with the default shares"
+
+# The rules shares (bpf/maps.h): every rule a launch registers is
+# charged to the user who launched it until its sandbox exits.  With a
+# share of 300 a user, nobody holds a sandbox with 200 file rules; its
+# next launch of 200 more is refused in one line, status 125, without
+# running; another user (65533) still launches and is confined (a read
+# outside its rules is EACCES, the same read outside any sandbox works);
+# once nobody's sandbox is gone its share is back, the refused launch's
+# rules included.  On a global map of 65,536, nobody's second launch ran.
+RULES_SHARE=300
+"$UC" teardown --force >/dev/null &&
+	env CORRAL_TEST_RULES_PER_UID=$RULES_SHARE "$UC" setup >/dev/null 2>&1 ||
+	not_ok "setup with a share of $RULES_SHARE rules a user"
+"$OB" settle "$PIN/domains" 20 >/dev/null 2>&1
+R=$W/rules
+mkdir -p "$R"
+chmod 0755 "$R"
+for ((i = 1; i <= 400; i++)); do
+	: >"$R/f$i"
+done
+chmod 0644 "$R"/f*
+# ro_args FIRST LAST: --ro on each of $R/fFIRST..$R/fLAST
+ro_args() {
+	local i
+	for ((i = $1; i <= $2; i++)); do
+		printf -- '--ro\n%s\n' "$R/f$i"
+	done
+}
+mapfile -t held < <(ro_args 1 200)
+mapfile -t more < <(ro_args 201 400)
+OTHER=(setpriv --reuid=65533 --regid=65533 --clear-groups)
+background rholder "$W/rules.out" "${NOBODY[@]}" "$UC" --engine=bpf --rx "$BIN" \
+	"${held[@]}" -- "$ESC" read "$R/f1" + sleep 120
+for ((i = 0; i < 300; i++)); do
+	[ -s "$W/rules.out" ] && break
+	sleep 0.1
+done
+diag "holder: $(cat "$W/rules.out"); rules held: $("$OB" count "$PIN/rules" 2>/dev/null)"
+got=$("${NOBODY[@]}" "$UC" --engine=bpf --rx "$BIN" "${more[@]}" -- "$ESC" ids 2>&1)
+rc=$?
+case $rc:$got in
+"125:corral: your sandboxes hold "[0-9]*" rules, your share of the rules map; wait for some to exit")
+	ok "a user past its share of the rules map is refused its next launch in one line, status 125 ($got)" ;;
+*)
+	not_ok "a user past its share of the rules map is refused its next launch in one line, status 125" \
+		"exit $rc: $got" ;;
+esac
+run_ops got "$ESC" "read $R/f1 + read $R/f2" "${OTHER[@]}"
+is "$got" "read $R/f1: OK
+read $R/f2: OK" "control, no sandbox: another user reads both files"
+run_ops got "$ESC" "read $R/f1 + read $R/f2" "${OTHER[@]}" "$UC" \
+	--engine=bpf --rx "$BIN" --ro "$R/f1" --
+is "$got" "read $R/f1: OK
+read $R/f2: EACCES" \
+	"another user's launch still confines while the first holds its share (a read outside its rules is EACCES)"
+kill -KILL "$rholder" 2>/dev/null
+"$OB" settle "$PIN/domains" 20 >/dev/null 2>&1
+left=$("$OB" count "$PIN/rules" 2>&1)
+got=$("${NOBODY[@]}" "$UC" --engine=bpf --rx "$BIN" "${more[@]}" -- \
+	"$ESC" read "$R/f201" 2>&1)
+is "$left; $got" "0; read $R/f201: OK" \
+	"once its sandbox is gone the user's share is back, the refused launch's rules included"
 "$UC" teardown --force >/dev/null && "$UC" setup >/dev/null 2>&1 ||
 	not_ok "setup again with the default shares"
 
