@@ -198,7 +198,8 @@ scm_trunc "$W/in/scm0" "${NOBODY[@]}" :: "${NOBODY[@]}"
 is "$got; $(sizes "$T/i")" "fd-send $T/i $W/in/scm0: OK; fd-recv-trunc $W/in/scm0: OK; 0" \
 	"control, no sandbox: a descriptor passed over a unix socket is truncated by the receiver"
 reset_t
-scm_trunc "$W/in/scm1" jail --allow read,write:"$T" --rw "$W/in" -- \
+scm_trunc "$W/in/scm1" jail --allow read,write:"$T" --rw "$W/in" \
+	--allow connect-unix:"$W/in/scm1" -- \
 	:: "${NOBODY[@]}" "$UC" --engine=bpf --rx "$BIN" --rw "$T" --rw "$W/in" --
 is "$got; $(sizes "$T/i")" "fd-send $T/i $W/in/scm1: OK; fd-recv-trunc $W/in/scm1: EACCES; 8192" \
 	"a descriptor opened without the truncate right, passed to another sandbox that has the right: ftruncate there is EACCES"
@@ -222,7 +223,8 @@ setup_share 128 || not_ok "setup with a share of 128 open_denied entries a user"
 background holder "$W/hold.out" "${NOBODY[@]}" "$ATK" fd-hold "$W/in/hold" 600
 wait_file "$W/in/hold.ready"
 share_run() {
-	jail --allow read,write:"$T" --rw "$W/in" -- "$ATK" fd-pass-out 100 "$T/j" "$W/in/hold" 2>&1
+	jail --allow read,write:"$T" --rw "$W/in" --allow connect-unix:"$W/in/hold" -- \
+		"$ATK" fd-pass-out 100 "$T/j" "$W/in/hold" 2>&1
 }
 p1=$(share_run)
 p2=$(share_run)
@@ -230,7 +232,8 @@ p2=$(share_run)
 p3=$(share_run)
 # (root's own file: the command may not keep CAP_DAC_OVERRIDE)
 : >"$T/root-j"
-root=$("$UC" --engine=bpf --rx "$BIN" --allow read,write:"$T" --rw "$W/in" -- \
+root=$("$UC" --engine=bpf --rx "$BIN" --allow read,write:"$T" --rw "$W/in" \
+	--allow connect-unix:"$W/in/hold" -- \
 	"$ATK" fd-pass-out 1 "$T/root-j" "$W/in/hold" 2>&1)
 diag "open_denied: $("$OB" count "$PIN/open_denied" 2>/dev/null) entries, $("$OB" count "$PIN/domains" 2>/dev/null) domains alive"
 is "$p1; $p2" "fd-pass-out 100 $T/j $W/in/hold: 64 EACCES; fd-pass-out 100 $T/j $W/in/hold: 64 EACCES" \
@@ -401,7 +404,7 @@ t "a named socket made by another sandbox, in a dir this one may only read: conn
 t "the same socket in a dir this one may write: still EACCES (connect-unix is its own right)" \
 	"--rw $W/in" "$ESC" "$UXOPS" EACCES EACCES
 t "the same socket with connect-unix on it: connect and send work" \
-	"--rw $W/in --allow connect-unix:$W/in/bsock" "$ESC" "$UXOPS" OK OK
+	"--rw $W/in --allow connect-unix:$W/in/bsock --allow connect-unix:$W/in/bsock.d" "$ESC" "$UXOPS" OK OK
 t "a socket made by another sandbox, reached through /proc/self/root: EACCES" \
 	"--ro $W/in --ro /proc" "$ESC" "connect-unix /proc/self/root$W/in/bsock" EACCES
 t "an abstract socket made by another sandbox: connect and send are EPERM (scoped)" \
@@ -425,13 +428,13 @@ reset_h() {
 R="--rw $H --deny $H/.ssh --deny $H/.netrc --ro /proc"
 
 reset_h
-DOPS="link $H/.ssh/id_rsa $H/proj/l + rename $H/.ssh $H/proj/s + read $H/proj/s/id_rsa + symlink $H/proj/s/id_rsa $H/proj/sl + read $H/proj/sl + read $H/proj/netrc-link + read /proc/self/root$H/proj/s/id_rsa + uring-open-async $H/proj/s/id_rsa + open-by-handle $H/proj/s/id_rsa"
+DOPS="link $H/.ssh/id_rsa $H/proj/l + rename $H/.ssh $H/proj/s + read $H/.ssh/id_rsa + symlink $H/.ssh/id_rsa $H/proj/sl + read $H/proj/sl + read $H/proj/netrc-link + read /proc/self/root$H/.ssh/id_rsa + uring-open-async $H/.ssh/id_rsa + open-by-handle $H/.ssh/id_rsa"
 control "link, rename, symlink, hard link, /proc/self/root, io_uring of the secret" "$ESC" \
 	"read $H/.ssh/id_rsa + read $H/proj/netrc-link + uring-open-async $H/.ssh/id_rsa + read /proc/self/root$H/.ssh/id_rsa" \
 	OK OK OK OK
 reset_h
-t "deny.sh's routes as nobody, installed launcher: link EXDEV, rename then read, symlink, a file deny's hard link, /proc/self/root, io_uring, open_by_handle_at" \
-	"$R" "$ESC" "$DOPS" EXDEV OK EACCES OK EACCES EACCES EACCES EACCES EPERM
+t "deny.sh's routes as nobody, installed launcher: link EXDEV, rename EACCES (a deny pins the name), symlink, a file deny's hard link, /proc/self/root, io_uring, open_by_handle_at" \
+	"$R" "$ESC" "$DOPS" EXDEV EACCES EACCES OK EACCES EACCES EACCES EACCES EPERM
 
 reset_h
 t "\`..' does not get round a deny: through an allowed sibling, from inside the denied dir, twice" \
