@@ -63,28 +63,6 @@ static __always_inline __u32 own_access(__u64 domain, struct dentry *dentry)
 	return inode ? inode_access(domain, inode) : 0;
 }
 
-/*
- * Is the name of @dentry pinned in @t's domain: a deny rule on it, or a
- * directory above one (CORRAL_RULE_PINNED)?  Only domains with deny
- * rules have pins, so the others pay one test.
- */
-static __always_inline int name_pinned(const struct corral_task *t,
-				       struct dentry *dentry)
-{
-	struct corral_rule_key key = {};
-	struct corral_rule *rule;
-	struct inode *inode;
-
-	if (!(t->flags & CORRAL_TASK_DENY))
-		return 0;
-	inode = BPF_CORE_READ(dentry, d_inode);
-	if (!inode)
-		return 0;
-	rule_key(&key, t->domain, inode);
-	rule = bpf_map_lookup_elem(&rules, &key);
-	return rule && (rule->deny || (rule->access & CORRAL_RULE_PINNED));
-}
-
 /* The domain's list of file tags as if 32 long, 0xffff past its end. */
 static __always_inline int tag_at(const struct corral_task *t, __u32 i)
 {
