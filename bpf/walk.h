@@ -148,7 +148,6 @@ struct walk {
 	__u32 want;       /* stop early once these are all granted */
 	__u32 granted;    /* word of the unions seen so far */
 	int finished;     /* reached the root, or granted covers want */
-	int denies_only;  /* above a detached tree's root (walk_step()) */
 };
 
 /* Never a right: a walk in a domain with denies goes to the root. */
@@ -226,30 +225,11 @@ static long walk_step(__u32 index, void *data)
 	struct vfsmount *vfsmnt = w->mnt;
 
 	enum step step;
-	__u32 word = walk_access(w, dentry);
 
-	w->granted |= w->denies_only ? word & WORD_DENIES : word;
+	w->granted |= walk_access(w, dentry);
 	if ((w->granted & w->want) == w->want)
 		goto done;
 	step = step_up_from(&dentry, &vfsmnt, w->mnt_root);
-	/*
-	 * The root of a detached tree (open_tree(OPEN_TREE_CLONE), fsmount,
-	 * a descriptor of one handed in) is a directory of its filesystem
-	 * like any other: a deny above it must still hold, or cloning an
-	 * allowed directory below a deny would shed the deny.  A domain with
-	 * denies goes on up the filesystem's own d_parent chain, taking its
-	 * denies only (the allows there are not on the way it was reached).
-	 */
-	if (step == STEP_ROOT && w->want == WALK_TO_THE_ROOT &&
-	    !w->denies_only) {
-		struct dentry *parent = BPF_CORE_READ(dentry, d_parent);
-
-		if (parent != dentry) {
-			w->denies_only = 1;
-			w->dentry = parent;
-			return 0;
-		}
-	}
 	if (step == STEP_ROOT)
 		goto done;
 	if (step == STEP_MOUNT)
@@ -260,6 +240,50 @@ static long walk_step(__u32 index, void *data)
 done:
 	w->finished = 1;
 	return 1;
+}
+
+/* One step of walk_above_detached(): denies only, by d_parent. */
+static long walk_denies_step(__u32 index, void *data)
+{
+	struct walk *w = data;
+	struct dentry *dentry = w->dentry;
+	struct dentry *parent;
+
+	w->granted |= walk_access(w, dentry) & WORD_DENIES;
+	parent = BPF_CORE_READ(dentry, d_parent);
+	if (parent == dentry) {
+		w->finished = 1;
+		return 1;
+	}
+	w->dentry = parent;
+	return 0;
+}
+
+/*
+ * The root of a detached tree (open_tree(OPEN_TREE_CLONE), fsmount, a
+ * descriptor of one handed in) is a directory of its filesystem like any
+ * other: a deny above it must still hold, or cloning an allowed
+ * directory below a deny would shed the deny.  A domain with denies goes
+ * on up the filesystem's own d_parent chain from where @w stopped,
+ * taking denies only (the allows there are not on the way the object
+ * was reached).  At the real root there is nothing above: no step.  A
+ * second loop, not a state of walk_step(): newer verifiers go over a
+ * loop's callback until its states converge, and path_rename, which
+ * walks twice, then ran past their million instructions.  0, or -EACCES
+ * if cut short.
+ */
+static __always_inline int walk_above_detached(struct walk *w)
+{
+	/* a local: CO-RE relocations apply to kernel types only */
+	struct dentry *dentry = w->dentry;
+	struct dentry *parent = BPF_CORE_READ(dentry, d_parent);
+
+	if (parent == dentry)
+		return 0;
+	w->dentry = parent;
+	w->finished = 0;
+	bpf_loop(CORRAL_MAX_DEPTH, walk_denies_step, w, 0);
+	return w->finished ? 0 : -EACCES;
 }
 
 /*
@@ -284,6 +308,8 @@ static __always_inline long path_granted(const struct corral_task *t,
 
 	bpf_loop(CORRAL_MAX_DEPTH, walk_step, &w, 0);
 	if (!w.finished)
+		return -EACCES;
+	if (w.want == WALK_TO_THE_ROOT && walk_above_detached(&w))
 		return -EACCES;
 	return w.granted;
 }
