@@ -7,11 +7,11 @@
 # directory above the current one holding .git, else the current one);
 # headers and libraries come from /usr (base).
 #
-# gcc writes intermediate files to $TMPDIR (default /tmp), so ${TMPDIR} is
-# writable.  A shared /tmp holds other programs' files and sockets (an
-# ssh-agent socket, for one), so prefer a directory of your own:
-#     mkdir -p .tmp && TMPDIR=$PWD/.tmp corral --profile gcc -- make
-# makes the rule below name that directory instead.
+# gcc writes intermediate files to $TMPDIR, so ${TMPDIR} is writable.  It
+# is never a shared /tmp (other programs' files and sockets: tmux's,
+# ssh-agent's): unless your TMPDIR is a directory of yours that is neither
+# sticky nor writable by others, corral gives each sandbox a 0700
+# directory of its own and sets TMPDIR to it (corral(1), TMPDIR).
 
 [profile]
 description = gcc and binutils compiling in the current project

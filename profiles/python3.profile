@@ -6,8 +6,10 @@
 # project, ${PROJECT} (the nearest directory above the current one holding
 # .git, else the current one), is writable: scripts write their output
 # there and Python keeps its __pycache__ next to the modules.  Your home,
-# other projects and /tmp are out of reach; tempfile.gettempdir() falls
-# back to the current directory when $TMPDIR is not writable.
+# other projects and /tmp are out of reach.  ${TMPDIR}, where the tempfile
+# module writes, is writable: it is this sandbox's own 0700 directory, not
+# the shared /tmp (or your TMPDIR, if that is a directory of yours that is
+# neither sticky nor writable by others; corral(1)).
 #
 # A virtual environment inside the project (python3 -m venv .venv) works
 # as it is: its python is a symlink into /usr/bin.  Packages installed with
@@ -21,6 +23,7 @@ include = secrets
 
 [filesystem]
 rw = ${PROJECT}
+     ${TMPDIR}
 
 # Debian's sitecustomize.py lives in /etc/python3.X (for Debian 12, 3.11);
 # /usr/lib/python3.11/sitecustomize.py is a symlink to it.  Add your

@@ -6,9 +6,10 @@
 # The shell may read, write, create, remove and execute anything under the
 # directory it was started in (${CWD}), and run the system's programs.
 # Your home is out of reach except the start-up files it reads; so are
-# /tmp and your other projects.  Bash keeps small here-documents in pipes;
-# a script that needs a temporary directory can use one inside ${CWD}
-# (TMPDIR=$PWD/.tmp), or add "rw = ${TMPDIR}" to a copy of this profile.
+# /tmp and your other projects.  ${TMPDIR} is writable, for mktemp,
+# here-documents and configure scripts: it is this sandbox's own 0700
+# directory, not the shared /tmp (or your TMPDIR, if that is a directory
+# of yours that is neither sticky nor writable by others; corral(1)).
 #
 # History is not saved: ~/.bash_history is denied with the other secrets
 # (include = secrets).  To keep it, use a copy of this profile without that
@@ -21,6 +22,7 @@ include = secrets
 
 [filesystem]
 rwx = ${CWD}
+rw  = ${TMPDIR}
 
 # Start-up files, read-only: the system's, then yours.
 ro = -/etc/profile

@@ -59,8 +59,6 @@ static void default_under_home(struct vars *vars, enum var_id id,
 
 void vars_fill_defaults(struct vars *vars)
 {
-	if (!vars->value[VAR_TMPDIR])
-		vars_set(vars, VAR_TMPDIR, "/tmp");
 	default_under_home(vars, VAR_XDG_CONFIG_HOME, "/.config");
 	default_under_home(vars, VAR_XDG_CACHE_HOME, "/.cache");
 	default_under_home(vars, VAR_XDG_DATA_HOME, "/.local/share");

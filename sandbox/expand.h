@@ -17,7 +17,7 @@ enum var_id {
 	VAR_CWD,
 	VAR_USER,
 	VAR_UID,
-	VAR_TMPDIR,           /* default /tmp */
+	VAR_TMPDIR,           /* the parser's: private_tmp.h */
 	VAR_XDG_RUNTIME_DIR,  /* no default: unset means unset */
 	VAR_XDG_CONFIG_HOME,  /* default ${HOME}/.config */
 	VAR_XDG_CACHE_HOME,   /* default ${HOME}/.cache */
@@ -43,7 +43,8 @@ const char *var_name(enum var_id id);
 const char *var_list(void);
 /* Sets @id to a copy of @value; NULL or "" unsets it. */
 void vars_set(struct vars *vars, enum var_id id, const char *value);
-/* Fills TMPDIR and the XDG_*_HOME defaults where they are unset. */
+/* Fills the XDG_*_HOME defaults where they are unset.  Not TMPDIR: the
+ * parser makes it private (private_tmp.h), never the shared /tmp. */
 void vars_fill_defaults(struct vars *vars);
 void vars_free(struct vars *vars);
 

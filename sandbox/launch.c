@@ -357,24 +357,57 @@ static _Noreturn void exec_named(const char *first, char **argv, char **envp)
 		    refused ? EACCES : ENOENT);
 }
 
-/* The user's environment less the profiles' [environment] unset. */
+/*
+ * The user's environment less the profiles' [environment] unset, with
+ * TMPDIR set to the launch's private directory when there is one (an
+ * unset of TMPDIR in a profile still wins).
+ */
+static bool unset_by_profile(const struct launch_request *req,
+			     const char *var)
+{
+	for (uint32_t u = 0; u < req->msg.n_unset; u++)
+		if (policy_var_matches(req->msg.unset[u], var))
+			return true;
+	return false;
+}
+
 static char **command_env(const struct launch_request *req, char **envp)
 {
+	bool private_tmp = req->msg.flags & LAUNCH_TMPDIR;
 	size_t n = 0, kept = 0;
 	char **out;
 
 	while (envp[n])
 		n++;
-	out = xcalloc(n + 1, sizeof(*out));
-	for (size_t i = 0; i < n; i++) {
-		bool drop = false;
-
-		for (uint32_t u = 0; u < req->msg.n_unset && !drop; u++)
-			drop = policy_var_matches(req->msg.unset[u], envp[i]);
-		if (!drop)
+	out = xcalloc(n + 2, sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		if (!unset_by_profile(req, envp[i]) &&
+		    !(private_tmp && !strncmp(envp[i], "TMPDIR=", 7)))
 			out[kept++] = envp[i];
+	if (private_tmp && !unset_by_profile(req, "TMPDIR=")) {
+		out[kept] = xmalloc(strlen(req->msg.tmpdir) + sizeof("TMPDIR="));
+		sprintf(out[kept], "TMPDIR=%s", req->msg.tmpdir);
 	}
 	return out;
+}
+
+/*
+ * The fd that holds the private TMPDIR's lock goes to the command and
+ * every process it forks: the directory is reclaimed only once none
+ * holds it (private_tmp.h).  Moved to the lowest free number, past
+ * stdio, as the rules' fds are gone by now; F_DUPFD clears close-on-exec.
+ */
+static void keep_tmp_fd(int fd)
+{
+	int kept;
+
+	if (fd < 0)
+		return;
+	kept = fcntl(fd, F_DUPFD, 3);
+	if (kept < 0)
+		die_errno("keeping the private TMPDIR's descriptor for the "
+			  "command");
+	close(fd);
 }
 
 /* The message's network part, as the engines take it. */
@@ -395,6 +428,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	enum launch_engine engine;
 	struct watch watch;
 	static struct policy net;
+	int tmp_fd = steal_fd(&req->tmp_fd);
 
 	net_policy_of(req, &net);
 	for (size_t i = 0; i < n; i++) {
@@ -425,6 +459,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 			    "was not run");
 	}
 	launch_request_close(req);
+	keep_tmp_fd(tmp_fd);
 	fd_limit_restore();
 	if (seccomp_install_sandbox() < 0 ||
 	    (engine != LAUNCH_ENGINE_BPF &&

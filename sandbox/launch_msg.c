@@ -136,11 +136,12 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 		return reject(why, size, "%u rules (at most %d)", m->n_rules,
 			      LAUNCH_MAX_RULES);
 	if (!terminated(m->exec_path, sizeof(m->exec_path)) ||
-	    !terminated(m->learn_base, sizeof(m->learn_base)))
+	    !terminated(m->learn_base, sizeof(m->learn_base)) ||
+	    !terminated(m->tmpdir, sizeof(m->tmpdir)))
 		return reject(why, size, "unterminated string");
 	if (!runs && (m->n_rules || m->cmd_index || m->exec_path[0] ||
 		      (m->flags & (LAUNCH_LOG | LAUNCH_LOG_FD |
-				   LAUNCH_LOG_ALL))))
+				   LAUNCH_LOG_ALL | LAUNCH_TMPDIR))))
 		return reject(why, size, "a command or rules with an admin "
 			      "subcommand");
 	if (runs && (m->cmd_index >= (uint32_t)argc ||
@@ -162,6 +163,10 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 	    (!m->exec_path[0] || m->cmd_index == 0))
 		return reject(why, size, "a found program without a path or "
 			      "a command");
+	if (!(m->flags & LAUNCH_TMPDIR) != !m->tmpdir[0] ||
+	    (m->tmpdir[0] && m->tmpdir[0] != '/'))
+		return reject(why, size, "a TMPDIR without its fd, or "
+			      "relative");
 	if ((m->flags & (LAUNCH_LOG_FD | LAUNCH_LOG_ALL)) &&
 	    !(m->flags & LAUNCH_LOG))
 		return reject(why, size, "a log file or --log-all without "
@@ -179,7 +184,7 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 static size_t fds_expected(const struct launch_msg *m)
 {
 	return !!(m->flags & LAUNCH_LOG_FD) + !!(m->flags & LAUNCH_LOG) +
-	       (m->kind == LAUNCH_LEARN);
+	       (m->kind == LAUNCH_LEARN) + !!(m->flags & LAUNCH_TMPDIR);
 }
 
 static bool pseudo_fs(int fd)
@@ -282,6 +287,30 @@ static int check_rules_text_fd(int fd, char *why, size_t size)
 	return 0;
 }
 
+/*
+ * The private TMPDIR: the command inherits this fd, and TMPDIR names its
+ * directory, so it must be a directory the real user owns, 0700, open
+ * for reading (a flock needs no more), at the path the message says.
+ */
+static int check_tmp_fd(int fd, const char *path, char *why, size_t size)
+{
+	int fl = fcntl(fd, F_GETFL);
+	struct stat st, at;
+
+	if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) != O_RDONLY ||
+	    fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || pseudo_fs(fd))
+		return reject(why, size, "TMPDIR: not a directory open for "
+			      "reading");
+	if (st.st_uid != getuid() || (st.st_mode & 07777) != 0700)
+		return reject(why, size, "TMPDIR: not the user's, or not "
+			      "0700");
+	if (lstat(path, &at) < 0 || at.st_dev != st.st_dev ||
+	    at.st_ino != st.st_ino)
+		return reject(why, size, "TMPDIR: its path names another "
+			      "file");
+	return 0;
+}
+
 static int check_fds(struct launch_request *req, char *why, size_t size)
 {
 	const struct launch_msg *m = &req->msg;
@@ -300,6 +329,11 @@ static int check_fds(struct launch_request *req, char *why, size_t size)
 	}
 	if (req->rules_text_fd >= 0) {
 		r = check_rules_text_fd(req->rules_text_fd, why, size);
+		if (r < 0)
+			return r;
+	}
+	if (req->tmp_fd >= 0) {
+		r = check_tmp_fd(req->tmp_fd, m->tmpdir, why, size);
 		if (r < 0)
 			return r;
 	}
@@ -421,6 +455,7 @@ static int take_msg(const char *buf, ssize_t len, const int *fds,
 	req->log_fd = (m->flags & LAUNCH_LOG_FD) ? fds[k++] : -1;
 	req->rules_text_fd = (m->flags & LAUNCH_LOG) ? fds[k++] : -1;
 	req->learn_fd = m->kind == LAUNCH_LEARN ? fds[k++] : -1;
+	req->tmp_fd = (m->flags & LAUNCH_TMPDIR) ? fds[k++] : -1;
 	return 0;
 }
 
@@ -433,7 +468,7 @@ int launch_msg_recv(int sock, int argc, struct launch_request *req,
 	ssize_t len;
 	int r;
 
-	req->log_fd = req->learn_fd = req->rules_text_fd = -1;
+	req->log_fd = req->learn_fd = req->rules_text_fd = req->tmp_fd = -1;
 	for (;;) {
 		r = recv_one(sock, buf, sizeof(buf), fds, &n_fds, &len, why,
 			     size);
@@ -456,7 +491,7 @@ fail:
 	close_all(fds, n_fds);
 	close_all(req->rule_fds, n_rules);
 	req->msg.n_rules = 0;
-	req->log_fd = req->learn_fd = req->rules_text_fd = -1;
+	req->log_fd = req->learn_fd = req->rules_text_fd = req->tmp_fd = -1;
 	return r;
 }
 
@@ -470,6 +505,8 @@ void launch_request_close(struct launch_request *req)
 		close(req->learn_fd);
 	if (req->rules_text_fd >= 0)
 		close(req->rules_text_fd);
+	if (req->tmp_fd >= 0)
+		close(req->tmp_fd);
 	req->msg.n_rules = 0;
-	req->log_fd = req->learn_fd = req->rules_text_fd = -1;
+	req->log_fd = req->learn_fd = req->rules_text_fd = req->tmp_fd = -1;
 }

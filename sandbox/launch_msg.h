@@ -9,7 +9,8 @@
  * fds as SCM_RIGHTS in messages of their own (struct launch_fds_msg, in
  * order, as many as needed), then this fixed-size struct once, with the
  * --log file, the rules' names for --log (a sealed memfd, log_rules.h)
- * and the learn output attached, each when there is one.  No pointer and no
+ * the learn output and the private TMPDIR (private_tmp.h) attached, each
+ * when there is one.  No pointer and no
  * variable-length field crosses; the command's argv is named by its
  * index in the launcher's own argv.
  */
@@ -24,7 +25,7 @@
 #include "policy.h"
 
 #define LAUNCH_MSG_MAGIC   0x6c6f7263u  /* "crol" */
-#define LAUNCH_MSG_VERSION 4u          /* 4: the rules' names with --log */
+#define LAUNCH_MSG_VERSION 5u          /* 5: the private TMPDIR */
 #define LAUNCH_FDS_MAGIC   0x73646672u  /* "rfds" */
 
 /*
@@ -38,7 +39,8 @@
 #define LAUNCH_FDS_PER_MSG 250
 #define LAUNCH_SCM_MAX_FD  253   /* the kernel's SCM_MAX_FD */
 #define LAUNCH_MAX_RULES   4096
-#define LAUNCH_MAX_OUTPUTS 3     /* --log=FILE, rules' names, learn output */
+/* --log=FILE, rules' names, learn output, the private TMPDIR */
+#define LAUNCH_MAX_OUTPUTS 4
 /* [environment] unset entries, each a name or PREFIX* of < 64 bytes. */
 #define LAUNCH_MAX_UNSET 64
 #define LAUNCH_UNSET_SIZE 64
@@ -70,7 +72,10 @@ enum launch_engine {
 #define LAUNCH_QUIET    (1u << 5)
 /* --log-all: print the routine denials too (events.h) */
 #define LAUNCH_LOG_ALL  (1u << 6)
-#define LAUNCH_FLAGS_ALL ((LAUNCH_LOG_ALL << 1) - 1)
+/* tmpdir names the launch's private temporary directory (private_tmp.h);
+ * an fd to it with the lock that keeps it alive is attached, last. */
+#define LAUNCH_TMPDIR   (1u << 7)
+#define LAUNCH_FLAGS_ALL ((LAUNCH_TMPDIR << 1) - 1)
 
 /* Before the launch_msg: @count rule fds attached, rules @first on. */
 struct launch_fds_msg {
@@ -98,6 +103,8 @@ struct launch_msg {
 	char exec_path[PATH_MAX];
 	/* learn: the profile named first, for the learned file's header. */
 	char learn_base[256];
+	/* LAUNCH_TMPDIR: the command's TMPDIR, the directory of tmp_fd. */
+	char tmpdir[PATH_MAX];
 	/* Variables the command does not get: NAME, or PREFIX*. */
 	uint32_t n_unset;
 	char unset[LAUNCH_MAX_UNSET][LAUNCH_UNSET_SIZE];
@@ -114,6 +121,7 @@ struct launch_request {
 	int log_fd;               /* -1 unless LAUNCH_LOG_FD */
 	int rules_text_fd;        /* -1 unless LAUNCH_LOG (log_rules.h) */
 	int learn_fd;             /* -1 unless LAUNCH_LEARN */
+	int tmp_fd;               /* -1 unless LAUNCH_TMPDIR */
 };
 
 /*
@@ -125,8 +133,8 @@ int launch_msg_send_rules(int sock, uint32_t first, const int *fds, size_t n);
 
 /*
  * Child side: sends @msg with @fds, its outputs (the log fd if
- * LAUNCH_LOG_FD, the rules' names if LAUNCH_LOG, then the learn fd for
- * LAUNCH_LEARN).  Returns 0 or
+ * LAUNCH_LOG_FD, the rules' names if LAUNCH_LOG, the learn fd for
+ * LAUNCH_LEARN, then the TMPDIR fd for LAUNCH_TMPDIR).  Returns 0 or
  * -errno.
  */
 int launch_msg_send(int sock, const struct launch_msg *msg, const int *fds,

@@ -29,6 +29,7 @@
 #include "log_rules.h"
 #include "privs.h"
 #include "netrule.h"
+#include "private_tmp.h"
 #include "profile.h"
 #include "resolve.h"
 #include "seccomp_load.h"
@@ -74,6 +75,8 @@ struct parser_env {
 	bool quiet;           /* CORRAL_QUIET set, and not "0" */
 	char *user;           /* USER, if the password database has no name */
 	struct user_lookup *user_db;  /* the database's answer, kept */
+	int tmp_fd;           /* this launch's TMPDIR, locked; or -1 */
+	char tmp_path[PATH_MAX];      /* its path, or "" */
 };
 
 static const char *absolute(const char *path)
@@ -185,6 +188,7 @@ static void take_environment(struct parser_env *penv, char *const *envp)
 	value = user_env_get(envp, "CORRAL_QUIET");
 	penv->quiet = value && value[0] && strcmp(value, "0");
 	penv->user_db = xcalloc(1, sizeof(*penv->user_db));
+	penv->tmp_fd = -1;
 	if (clearenv() != 0)
 		die("clearing the parser's environment");
 }
@@ -576,6 +580,11 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 			snprintf(msg.learn_base, sizeof(msg.learn_base), "%s",
 				 opts->profiles[0]);
 	}
+	if (penv->tmp_fd >= 0) {
+		msg.flags |= LAUNCH_TMPDIR;
+		snprintf(msg.tmpdir, sizeof(msg.tmpdir), "%s", penv->tmp_path);
+		fds[n++] = penv->tmp_fd;
+	}
 	return send_or_die(sock, &msg, fds, n);
 }
 
@@ -636,14 +645,42 @@ static int take_project(const char *dir, const struct parser_env *penv)
 	return 0;
 }
 
+/*
+ * ${TMPDIR} and the command's TMPDIR (private_tmp.h): the user's own
+ * TMPDIR if it is a private directory of theirs; else, for a command to
+ * run, a directory of this launch's own, locked, and for subcommands
+ * that run nothing (check, explain, --print-profile), the per-user base
+ * those are made in.  Never a shared sticky directory such as /tmp.
+ */
+static void take_tmpdir(struct parser_env *penv, bool runs)
+{
+	struct vars *vars = &penv->vars;
+	char base_path[PATH_MAX];
+	int base;
+
+	if (private_tmp_is_private(vars->value[VAR_TMPDIR]))
+		return;
+	base = private_tmp_base(vars->value[VAR_XDG_RUNTIME_DIR], base_path,
+				sizeof(base_path));
+	if (runs)
+		penv->tmp_fd = private_tmp_make(base, base_path,
+						penv->tmp_path,
+						sizeof(penv->tmp_path));
+	close(base);
+	vars_set(vars, VAR_TMPDIR, runs ? penv->tmp_path : base_path);
+}
+
 static int with_profiles(int sock, char **argv, struct corral_opts *opts,
-			 const struct parser_env *penv)
+			 struct parser_env *penv)
 {
 	struct profile_env env;
 	struct profile_result result = { 0 };
 
 	if (opts->project && take_project(opts->project, penv) < 0)
 		return CORRAL_EXIT_FAILURE;
+	if (opts->command != CORRAL_CMD_PROFILES)
+		take_tmpdir(penv, opts->command == CORRAL_CMD_RUN ||
+				  opts->command == CORRAL_CMD_LEARN);
 	profile_env_init(&env, &penv->vars, penv->profile_path, data_dir());
 	if (opts->command == CORRAL_CMD_PROFILES)
 		return profile_list(stdout, &env);
@@ -668,8 +705,7 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	return send_run(sock, argv, opts, penv);
 }
 
-static int parse(int sock, int argc, char **argv,
-		 const struct parser_env *penv)
+static int parse(int sock, int argc, char **argv, struct parser_env *penv)
 {
 	struct corral_opts opts;
 

@@ -32,6 +32,9 @@ static const char *const allowed[] = {
 	"write", "writev",
 	/* malloc; qsort asks for the memory size */
 	"brk", "mmap", "munmap", "mremap", "sysinfo",
+	/* the private TMPDIR (private_tmp.c): make it and lock it; remove
+	 * those of sandboxes gone */
+	"mkdirat", "fchmod", "flock", "unlinkat",
 	/* identity, for messages and the DAC check on rules */
 	"getuid", "geteuid", "getgid", "getegid", "getpid",
 	/* the one message to the launcher; with --log, the rules' names

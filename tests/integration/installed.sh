@@ -77,6 +77,30 @@ for eng in bpf landlock; do
 	fi
 done
 
+# ---- the private TMPDIR, made as the user ---------------------------
+# With TMPDIR unset or /tmp, the installed launcher (setgid corral) gives
+# the command a directory of its own, made by the parser as nobody: mode
+# 0700, owner and group nobody's, never group corral; gcc writes there.
+rm -rf /tmp/corral-65534
+for eng in bpf landlock; do
+	for t in unset /tmp; do
+		set -- env -u TMPDIR
+		[ "$t" = unset ] || set -- env TMPDIR=/tmp
+		rm -f "$W/proj/m.o"
+		as_user "$@" "$UC" --engine=$eng --profile gcc -- sh -c \
+			'stat -c "%n %a %u:%g" "$TMPDIR" && cc -c m.c'
+		want="/tmp/corral-65534/sandbox-* 700 65534:65534"
+		# shellcheck disable=SC2053 # $want is a pattern
+		if [ "$rc" = 0 ] && [[ ${out%%$'\n'*} == $want ]] && [ -e "$W/proj/m.o" ]; then
+			ok "$eng: TMPDIR $t: cc runs with a 0700 TMPDIR of nobody's, not group corral"
+		else
+			not_ok "$eng: TMPDIR $t: a private TMPDIR of nobody's" \
+				"exit $rc" "want: $want" "$out"
+		fi
+	done
+done
+rm -rf /tmp/corral-65534
+
 # ---- a launcher the user cannot reach the maps with ---------------
 
 # named corral (another name is argv[0] mode), not under nosuid /tmp

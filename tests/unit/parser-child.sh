@@ -65,11 +65,13 @@ if is_root; then
 	if setcap cap_bpf+p "$tmp/corral" 2>/dev/null; then
 		check_parser_state "uid 65534, cap_bpf+p" "$tmp/corral" 65534
 		parser_run "$tmp/corral" 65534 status --help
+		# a private TMPDIR of the user's, which corral keeps
+		mkdir -m 700 "$tmp/t" && chown 65534:65534 "$tmp/t"
 		got=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
-			env LD_LIBRARY_PATH=/opt/x TMPDIR=/var/tmp \
+			env LD_LIBRARY_PATH=/opt/x TMPDIR="$tmp/t" \
 			MALLOC_ARENA_MAX=2 "$tmp/corral" --engine=landlock \
 			--rx / -- /usr/bin/env 2>&1)
-		if [[ $got == *LD_LIBRARY_PATH=/opt/x* && $got == *TMPDIR=/var/tmp* &&
+		if [[ $got == *LD_LIBRARY_PATH=/opt/x* && $got == *TMPDIR=$tmp/t* &&
 		      $got == *MALLOC_ARENA_MAX=2* ]]; then
 			ok "uid 65534, cap_bpf+p: the command gets LD_LIBRARY_PATH, TMPDIR, MALLOC_* (glibc strips them from corral, a secure-exec program)"
 		else

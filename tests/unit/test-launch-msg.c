@@ -600,6 +600,51 @@ static void test_other_users_file(void)
 	rmdir(dir);
 }
 
+/*
+ * The private TMPDIR's fd (private_tmp.h): accepted only as a directory
+ * of the real user's, mode 0700, open for reading, at the path the
+ * message names.
+ */
+static void test_tmpdir(int dir)
+{
+	char good[] = "/tmp/corral-test-tmpdir.XXXXXX", other[PATH_MAX];
+	struct launch_request req;
+	struct launch_msg m;
+	int fds[2] = { dir, -1 }, leaked;
+
+	if (!mkdtemp(good)) {
+		perror(good);
+		exit(2);
+	}
+	snprintf(other, sizeof(other), "%s/sub", good);
+	if (mkdir(other, 0700) < 0) {
+		perror(other);
+		exit(2);
+	}
+	fds[1] = open_or_die(good, O_RDONLY | O_DIRECTORY);
+	good_msg(&m);
+	m.flags = LAUNCH_TMPDIR;
+	snprintf(m.tmpdir, sizeof(m.tmpdir), "%s", good);
+	TAP_EQ(0, exchange(&m, sizeof(m), fds, 2, &req, &leaked),
+	       "a 0700 TMPDIR of the user's with its fd is accepted (%s)", why);
+	refused(&m, sizeof(m), fds, 1, "fds", "TMPDIR without its fd");
+	snprintf(m.tmpdir, sizeof(m.tmpdir), "%s", other);
+	refused(&m, sizeof(m), fds, 2, "another file",
+		"TMPDIR naming another directory than its fd's");
+	m.tmpdir[0] = '\0';
+	refused(&m, sizeof(m), fds, 2, "TMPDIR", "a TMPDIR fd without a path");
+	snprintf(m.tmpdir, sizeof(m.tmpdir), "%s", good);
+	chmod(good, 0755);
+	refused(&m, sizeof(m), fds, 2, "0700", "a TMPDIR of mode 0755");
+	chmod(good, 0700);
+	close(fds[1]);
+	fds[1] = open_or_die(good, O_PATH | O_DIRECTORY);
+	refused(&m, sizeof(m), fds, 2, "reading", "an O_PATH TMPDIR fd");
+	close(fds[1]);
+	rmdir(other);
+	rmdir(good);
+}
+
 int main(void)
 {
 	int dir = open_or_die("/tmp", O_PATH | O_DIRECTORY);
@@ -619,6 +664,7 @@ int main(void)
 	test_fd_counts(dir);
 	test_fd_kinds(dir);
 	test_many_rules(dir);
+	test_tmpdir(dir);
 	if (rl.rlim_max > LAUNCH_MAX_RULES + 300)
 		test_too_many_rule_fds(dir);
 	else

@@ -16,6 +16,7 @@
 #include "policy.h"
 #include "profile.h"
 #include "tap.h"
+#include "test-vars.h"
 #include "test-profile.h"
 
 void test_rights_keys(void)
@@ -43,6 +44,19 @@ void test_rights_keys(void)
 	parsed_free(&p);
 }
 
+/* ${TMPDIR} is never the shared /tmp by default: the parser makes it
+ * private (private_tmp.h), so expansion alone leaves it unset. */
+static void test_tmpdir_default(void)
+{
+	struct vars v = { 0 };
+
+	vars_set(&v, VAR_HOME, "/home/u");
+	vars_fill_defaults(&v);
+	TAP_OK(!v.value[VAR_TMPDIR], "vars_fill_defaults leaves TMPDIR unset, "
+	       "not /tmp");
+	vars_free(&v);
+}
+
 void test_variables(void)
 {
 	struct parsed p = parse_ok(
@@ -56,7 +70,7 @@ void test_variables(void)
 
 	TAP_OK(p.policy.n_rules == 4 &&
 	       !strcmp(p.policy.rules[0].path, "/home/u/u-1000") &&
-	       !strcmp(p.policy.rules[1].path, "/tmp") &&
+	       !strcmp(p.policy.rules[1].path, TEST_TMPDIR) &&
 	       !strcmp(p.policy.rules[2].path,
 		       "/home/u/.config/x /home/u/.local/share") &&
 	       !strcmp(p.policy.rules[3].path, "/cost$"),
@@ -64,6 +78,7 @@ void test_variables(void)
 	TAP_EQ(4, p.policy.n_rules,
 	       "an optional path with an unset variable is skipped");
 	parsed_free(&p);
+	test_tmpdir_default();
 }
 
 /* mkdir -p for the project_root fixture. */

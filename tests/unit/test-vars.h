@@ -11,6 +11,8 @@
 
 #include "expand.h"
 
+#define TEST_TMPDIR "/run/user/1000/corral/sandbox-1-0"
+
 /*
  * @user: also the project root and user u (1000), which test-profile
  * checks; the other tests leave those to vars_fill_defaults.
@@ -24,6 +26,8 @@ static inline void test_vars(struct vars *v, bool user)
 		vars_set(v, VAR_USER, "u");
 		vars_set(v, VAR_UID, "1000");
 	}
+	/* as the parser sets it (private_tmp.h): vars_fill_defaults does not */
+	vars_set(v, VAR_TMPDIR, TEST_TMPDIR);
 	vars_fill_defaults(v);
 }
 
