@@ -15,10 +15,13 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
 
+/* A directory unlocked and unchanged this long is reclaimed. */
+#define PRIVATE_TMP_IDLE_SECONDS (24 * 60 * 60)
 /* Deeper trees are left for a later launch, or for logout. */
 #define REMOVE_MAX_DEPTH 64
 /* Names tried for one launch's directory before giving up. */
@@ -176,6 +179,10 @@ static void reclaim_one(int base, const char *name)
 	struct stat st;
 
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != getuid())
+		return;
+	/* a process that closed its inherited descriptor may still use it:
+	 * left for a day after its last entry came or went */
+	if (st.st_mtime > time(NULL) - PRIVATE_TMP_IDLE_SECONDS)
 		return;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
 		return;

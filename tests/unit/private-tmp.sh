@@ -168,6 +168,10 @@ our_sleeps() {
 			grep -q "^TMPDIR=$T/run/corral/" && echo "$p"
 	done
 }
+S='echo "$TMPDIR"; touch "$TMPDIR/f"'
+recent=$(launch root "$R" | head -n1)
+# unlocked and unchanged for a day: reclaimable
+touch -d '2 days ago' "$done1" "$live" "$child"
 S='echo "$TMPDIR"'
 launch root "$R" >/dev/null
 while IFS='|' read -r name dir want; do
@@ -179,7 +183,8 @@ while IFS='|' read -r name dir want; do
 		not_ok "the next launch: $name: $want" "$dir: $got"
 	fi
 done <<EOF
-a finished sandbox's directory|$done1|removed
+a finished sandbox's directory, unchanged for a day|$done1|removed
+a finished sandbox's directory changed within the day (a process that closed its descriptor may still use it)|$recent|kept
 a live sandbox's directory|$live|kept
 the directory of a sandbox whose command exited, its child alive|$child|kept
 EOF
@@ -188,13 +193,14 @@ mapfile -t sleeps < <(our_sleeps)
 [ "${#sleeps[@]}" = 0 ] || kill "${sleeps[@]}"
 wait "$live_pid" 2>/dev/null
 for _ in $(seq 50); do [ -z "$(our_sleeps)" ] && break; sleep 0.1; done
+touch -d '2 days ago' "$live" "$child"
 launch root "$R" >/dev/null
 if [ -n "$live" ] && [ -n "$child" ] && [ ! -e "$live" ] && [ ! -e "$child" ]; then
 	ok "once both are gone, the next launch removes their directories"
 else
 	not_ok "once gone, both are removed" "$(ls -la "$live" "$child" 2>&1)"
 fi
-left=$(find "$T/run/corral" -mindepth 1 -maxdepth 1 | wc -l)
-is "$left" 1 "the base holds only the last launch's directory"
+left=$(find "$T/run/corral" -mindepth 1 -maxdepth 1 -mmin +1440 | wc -l)
+is "$left" 0 "the base holds no directory unchanged for a day"
 
 done_testing
