@@ -421,9 +421,9 @@ int BPF_PROG(corral_file_truncate, struct file *file, int ret)
 
 /*
  * Is the inode at @inode_addr pinned in @domain: a deny rule on it, or a
- * directory above one (CORRAL_RULE_PINNED)?  Global, so verified once:
- * inlined into each of path_rename's paths it took 7.3's verifier past
- * its million instructions.
+ * directory above one (CORRAL_RULE_PINNED)?  Global, so verified once
+ * rather than at each of rename's, unlink's and rmdir's call sites
+ * (path_rename is the program nearest the verifier's limits).
  */
 __noinline int rule_pinned(__u64 domain, __u64 inode_addr)
 {
