@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -103,49 +104,57 @@ static int way_collect(struct way_up *w, int fd)
 			   CORRAL_MAX_DEPTH);
 }
 
-/* Is an allow of @rules on the directory (@dev, @ino)? */
-static bool allow_on(const struct opened_rule *rules, size_t n, dev_t dev,
-		     ino_t ino)
-{
-	struct stat st;
+/* Directories by (dev, ino): the allows' (fstat once a launch, not once
+ * a directory above each deny), and the pins made so far. */
+struct nodes {
+	dev_t *dev;
+	ino_t *ino;
+	size_t n;
+};
 
-	for (size_t i = 0; i < n; i++)
-		if (rules[i].access && fstat(rules[i].fd, &st) == 0 &&
-		    st.st_dev == dev && st.st_ino == ino)
+static bool nodes_have(const struct nodes *s, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->dev[i] == dev && s->ino[i] == ino)
 			return true;
 	return false;
 }
 
-/* Each directory once: a pin made for an earlier deny is not repeated. */
-static bool pinned_before(struct way_up *done, dev_t dev, ino_t ino)
+static void nodes_add(struct nodes *s, dev_t dev, ino_t ino)
 {
-	for (size_t i = 0; i < done->n; i++)
-		if (done->dev[i] == dev && done->ino[i] == ino)
-			return true;
-	return false;
+	s->dev[s->n] = dev;
+	s->ino[s->n++] = ino;
 }
 
-static int pin_way(const struct opened_rule *rules, size_t n,
-		   struct way_up *w, struct way_up *done, deny_pin_fn *pin,
-		   void *ctx)
+/* @cap entries at most; free with nodes_free(). */
+static void nodes_init(struct nodes *s, size_t cap)
+{
+	s->dev = xcalloc(cap ? cap : 1, sizeof(*s->dev));
+	s->ino = xcalloc(cap ? cap : 1, sizeof(*s->ino));
+	s->n = 0;
+}
+
+static void nodes_free(struct nodes *s)
+{
+	free(s->dev);
+	free(s->ino);
+}
+
+static int pin_way(const struct nodes *allows, struct way_up *w,
+		   struct nodes *done, deny_pin_fn *pin, void *ctx)
 {
 	bool allowed_above = false;
 
 	for (size_t i = w->n; i-- > 0;) {
-		if (allowed_above && !pinned_before(done, w->dev[i],
-						    w->ino[i])) {
+		if (allowed_above && !nodes_have(done, w->dev[i], w->ino[i])) {
 			int r = pin(ctx, w->fd[i]);
 
 			if (r < 0)
 				return r;
-			if (done->n < CORRAL_MAX_DEPTH) {
-				done->dev[done->n] = w->dev[i];
-				done->ino[done->n] = w->ino[i];
-				done->fd[done->n++] = -1;
-			}
+			nodes_add(done, w->dev[i], w->ino[i]);
 		}
 		allowed_above = allowed_above ||
-				allow_on(rules, n, w->dev[i], w->ino[i]);
+				nodes_have(allows, w->dev[i], w->ino[i]);
 	}
 	return 0;
 }
@@ -153,18 +162,30 @@ static int pin_way(const struct opened_rule *rules, size_t n,
 int deny_pins(const struct opened_rule *rules, size_t n, deny_pin_fn *pin,
 	      void *ctx)
 {
-	static struct way_up way, done;
+	static struct way_up way;
+	struct nodes allows, done;
+	size_t n_denies = 0;
+	struct stat st;
 	int r = 0;
 
-	done.n = 0;
+	nodes_init(&allows, n);
+	for (size_t i = 0; i < n; i++) {
+		n_denies += rules[i].deny != 0;
+		if (rules[i].access && fstat(rules[i].fd, &st) == 0)
+			nodes_add(&allows, st.st_dev, st.st_ino);
+	}
+	/* each deny pins at most the CORRAL_MAX_DEPTH directories above it */
+	nodes_init(&done, n_denies * CORRAL_MAX_DEPTH);
 	for (size_t i = 0; !r && i < n; i++) {
 		if (!rules[i].deny)
 			continue;
 		way.n = 0;
 		r = way_collect(&way, rules[i].fd);
 		if (!r)
-			r = pin_way(rules, n, &way, &done, pin, ctx);
+			r = pin_way(&allows, &way, &done, pin, ctx);
 		way_close(&way);
 	}
+	nodes_free(&allows);
+	nodes_free(&done);
 	return r;
 }
