@@ -77,16 +77,15 @@ int op_file(int op, char **arg, char *info)
 /* ---- io_uring ----------------------------------------------------------- */
 
 /*
- * IORING_OP_OPENAT of PATH through a ring made with raw system calls;
- * "async" forces the open into an io-wq worker thread (IOSQE_ASYNC).
- * If the ring cannot be set up, info says so.
+ * Submits @sqe alone through a ring made with raw system calls: 0 with
+ * its result in @res, an errno, or 0 with @info saying why the ring could
+ * not be set up or entered (a sandbox may refuse io_uring itself).
  */
-static int uring_open(const char *path, int async, char *info)
+static int uring_once(struct io_uring_sqe *sqe, int *res, char *info)
 {
-	struct io_uring_sqe sqe;
 	struct ring ring;
-	char ebuf[16], c;
-	int r, res, fd;
+	char ebuf[16];
+	int r;
 
 	r = ring_setup(&ring, 0, 0);
 	if (r && ring.fd < 0) {
@@ -98,13 +97,7 @@ static int uring_open(const char *path, int async, char *info)
 		close(ring.fd);
 		return r;
 	}
-	memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_OPENAT;
-	sqe.fd = AT_FDCWD;
-	sqe.addr = (uint64_t)(uintptr_t)path;
-	sqe.open_flags = O_RDONLY | O_CLOEXEC;
-	sqe.flags = async ? IOSQE_ASYNC : 0;
-	ring_queue(&ring, &sqe);
+	ring_queue(&ring, sqe);
 	r = ring_enter(&ring, IORING_ENTER_GETEVENTS, 1);
 	if (r) {
 		snprintf(info, INFO_LEN, "io_uring_enter %s",
@@ -112,21 +105,69 @@ static int uring_open(const char *path, int async, char *info)
 		close(ring.fd);
 		return 0;
 	}
-	r = ring_reap(&ring, &res);
+	r = ring_reap(&ring, res);
 	close(ring.fd);
-	if (!r)
-		return ETIMEDOUT;
+	return r ? 0 : ETIMEDOUT;
+}
+
+/*
+ * IORING_OP_OPENAT of PATH; "async" forces the open into an io-wq worker
+ * thread (IOSQE_ASYNC).  The file is read to prove the open.
+ */
+static int uring_open(const char *path, int async, char *info)
+{
+	struct io_uring_sqe sqe;
+	int r, res = 0;
+	char c;
+
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_OPENAT;
+	sqe.fd = AT_FDCWD;
+	sqe.addr = (uint64_t)(uintptr_t)path;
+	sqe.open_flags = O_RDONLY | O_CLOEXEC;
+	sqe.flags = async ? IOSQE_ASYNC : 0;
+	r = uring_once(&sqe, &res, info);
+	if (r || *info)
+		return r;
 	if (res < 0)
 		return -res;
-	fd = res;
-	r = read(fd, &c, 1) < 0 ? err() : 0;	/* really opened: read it */
-	close(fd);
+	r = read(res, &c, 1) < 0 ? err() : 0;
+	close(res);
 	return r;
+}
+
+/*
+ * IORING_OP_RENAMEAT (with RENAME_EXCHANGE for uring-exchange) and
+ * IORING_OP_UNLINKAT: the kernel runs both in an io-wq worker, whose
+ * credentials are the submitter's.
+ */
+static int uring_move(int op, char **arg, char *info)
+{
+	struct io_uring_sqe sqe;
+	int r, res = 0;
+
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.fd = AT_FDCWD;
+	sqe.addr = (uint64_t)(uintptr_t)arg[0];
+	if (op == OP_URING_UNLINK) {
+		sqe.opcode = IORING_OP_UNLINKAT;
+	} else {
+		sqe.opcode = IORING_OP_RENAMEAT;
+		sqe.len = (unsigned)AT_FDCWD;
+		sqe.addr2 = (uint64_t)(uintptr_t)arg[1];
+		sqe.rename_flags = op == OP_URING_EXCHANGE ? RENAME_EXCHANGE : 0;
+	}
+	r = uring_once(&sqe, &res, info);
+	if (r || *info)
+		return r;
+	return res < 0 ? -res : 0;
 }
 
 int op_uring(int op, char **arg, char *info)
 {
-	return uring_open(arg[0], op == OP_URING_OPEN_ASYNC, info);
+	if (op == OP_URING_OPEN || op == OP_URING_OPEN_ASYNC)
+		return uring_open(arg[0], op == OP_URING_OPEN_ASYNC, info);
+	return uring_move(op, arg, info);
 }
 
 /* ---- file handles ----------------------------------------------------- */

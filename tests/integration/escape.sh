@@ -294,6 +294,10 @@ pin_tree() {
 PIN_OPS="rename $W/in/pin/prot $W/in/pin/aside + rename $W/in/pin/new $W/in/pin/prot + exchange $W/in/pin/other $W/in/pin/prot + unlink $W/in/pin/prot + rename $W/in/pin/repo/.git $W/in/pin/repo/git-aside + rename $W/in/pin/repo $W/in/pin/repo2"
 pin_tree
 control "$PIN_OPS" OK OK OK OK OK OK
+# the same moves through io_uring, which runs them in an io-wq worker
+URING_PIN_OPS="uring-rename $W/in/pin/prot $W/in/pin/aside + uring-rename $W/in/pin/new $W/in/pin/prot + uring-exchange $W/in/pin/other $W/in/pin/prot + uring-unlink $W/in/pin/prot + uring-rename $W/in/pin/repo/.git $W/in/pin/repo/git-aside"
+pin_tree
+control "$URING_PIN_OPS" OK OK OK OK OK
 pin_tree
 control "suid-exec $BIN/escape-suid + suid-exec $BIN/escape-sgid + suid-exec $BIN/escape-fcap" \
 	"euid=0 egid=65534 CapEff=*" "euid=65534 egid=$CG CapEff=0" \
@@ -353,6 +357,19 @@ background lsn / /dev/null "$ESC" listen-unix "$W/out/sock" 600
 background lsn / /dev/null "$ESC" listen-unix "$W/in/sock" 600
 wait_file "$W/out/sock.d"
 wait_file "$W/in/sock.d"
+# Issue 33: where the user's own servers keep their sockets, at their
+# usual names below $XDG_RUNTIME_DIR (D-Bus, Wayland, PulseAudio,
+# PipeWire, gpg-agent, systemd --user) and in /tmp (X11, tmux), here
+# under a tree the sandbox may write.
+RUNTIME_SOCKS="xdg/bus xdg/wayland-0 xdg/pulse/native xdg/pipewire-0 xdg/gnupg/S.gpg-agent xdg/systemd/private .X11-unix/X0 tmux-65534/default"
+RUNTIME_OPS=
+for sock in $RUNTIME_SOCKS; do
+	mkdir -p "$W/in/${sock%/*}" && chown 65534:65534 "$W/in/${sock%/*}"
+	background lsn / /dev/null "$ESC" listen-unix "$W/in/$sock" 600
+	wait_file "$W/in/$sock.d"
+	RUNTIME_OPS="$RUNTIME_OPS${RUNTIME_OPS:+ + }connect-unix $W/in/$sock"
+done
+control "$RUNTIME_OPS" OK OK OK OK OK OK OK OK
 
 # ---- the cases, on each engine ---------------------------------------------
 
@@ -432,6 +449,10 @@ for eng in $engines; do
 	name="a server bound in a dir the sandbox may write (tmux in /tmp): connect and sendto are EACCES"
 	landlock_cannot "$name" 9 ||
 		t "$name" "--rw $W/in" "connect-unix $W/in/sock + send-unix $W/in/sock" EACCES EACCES
+	name="the user's servers in a tree the sandbox may write (D-Bus, Wayland, PulseAudio, PipeWire, gpg-agent, systemd --user, X11, tmux): connect is EACCES"
+	landlock_cannot "$name" 9 ||
+		t "$name" "--rw $W/in" "$RUNTIME_OPS" \
+			EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES
 	t "connect-unix on the socket reaches it; the sandbox's own named and abstract sockets need no rule" \
 		"--rw $W/in --allow connect-unix:$W/in/sock --allow connect-unix:$W/in/sock.d" \
 		"connect-unix $W/in/sock + send-unix $W/in/sock + self-unix $W/in/own.sock + self-abstract $ABS.own" \
@@ -546,6 +567,11 @@ for eng in $engines; do
 		"-q --rw $W/in --deny write:$W/in/pin/prot --deny write:$W/in/pin/repo/.git" \
 		"$PIN_OPS + rename $W/in/pin/other $W/in/pin/other2 + write $W/in/pin/prot" \
 		EACCES EACCES EACCES EACCES EACCES EACCES "$sibling" EACCES
+	pin_tree
+	t "a deny pins the name through io_uring too: IORING_OP_RENAMEAT (plain and RENAME_EXCHANGE) and IORING_OP_UNLINKAT in an io-wq worker are EACCES" \
+		"-q --rw $W/in --deny write:$W/in/pin/prot --deny write:$W/in/pin/repo/.git" \
+		"$URING_PIN_OPS + read $W/in/pin/prot" \
+		EACCES EACCES EACCES EACCES EACCES OK
 	pin_tree
 
 	# -- io_uring --
