@@ -32,7 +32,7 @@ int pty_run(char **argv);
 op_fn op_bpf;
 
 /* escape_privs.c */
-op_fn op_mount, op_exec, op_core, op_status;
+op_fn op_mount, op_exec, op_core, op_key, op_status;
 
 /* escape_overlay.c */
 op_fn op_overlay;

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -156,25 +155,22 @@ int op_exec(int op, char **arg, char *info)
 /* ---- core dumps ---------------------------------------------------------- */
 
 /*
- * coredump DIR and coredump-nodump DIR: a child in DIR, with no limit on
- * its core's size, kills itself with SIGSEGV; "core" if the kernel says it
- * wrote one, "nocore" otherwise.  For coredump-nodump the child first
- * makes itself non-dumpable: with fs.suid_dumpable=2 the kernel then
- * writes the core under credentials it overrides (fsuid 0), made from the
- * child's own.
+ * coredump DIR: a child in DIR, with no limit on its core's size, kills
+ * itself with SIGSEGV; "core" if the kernel says it wrote one, "nocore"
+ * otherwise.
  */
-static int dump_core(const char *dir, int nodump, char *info)
+int op_core(int op, char **arg, char *info)
 {
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 	int status;
 	pid_t pid;
 
+	(void)op;
 	pid = fork();
 	if (pid < 0)
 		return err();
 	if (pid == 0) {
-		if (chdir(dir) < 0 || setrlimit(RLIMIT_CORE, &unlimited) < 0 ||
-		    (nodump && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0))
+		if (chdir(arg[0]) < 0 || setrlimit(RLIMIT_CORE, &unlimited) < 0)
 			_exit(errno);
 		signal(SIGSEGV, SIG_DFL);
 		raise(SIGSEGV);
@@ -188,9 +184,26 @@ static int dump_core(const char *dir, int nodump, char *info)
 	return 0;
 }
 
-int op_core(int op, char **arg, char *info)
+/* ---- the kernel keyring -------------------------------------------------- */
+
+/*
+ * add-key: a "user" key in this process's keyring; request-key: a key
+ * that does not exist, which makes the kernel run /sbin/request-key (as
+ * root, outside any sandbox) where keyutils is installed.
+ */
+int op_key(int op, char **arg, char *info)
 {
-	return dump_core(arg[0], op == OP_COREDUMP_NODUMP, info);
+	long r;
+
+	(void)arg;
+	(void)info;
+	if (op == OP_ADD_KEY)
+		r = syscall(SYS_add_key, "user", "corral-escape", "x", 1,
+			    -2 /* KEY_SPEC_PROCESS_KEYRING */);
+	else
+		r = syscall(SYS_request_key, "user", "corral-escape-none",
+			    "callout", 0);
+	return r < 0 ? err() : 0;
 }
 
 /* ---- this process ------------------------------------------------------ */
