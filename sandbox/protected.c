@@ -252,8 +252,14 @@ static bool reached(const struct way *pw, const struct writer *writers,
 	return reach;
 }
 
+/*
+ * The deny for the protected path @path, unless no writer reaches it, a
+ * flag names it, or an earlier path of @seen is the same inode (one
+ * directory under two names: $XDG_CONFIG_HOME a symlink to ~/.config).
+ */
 static void protect_one(struct policy *policy, const char *path,
-			const struct writer *writers, size_t n)
+			const struct writer *writers, size_t n,
+			struct way *seen)
 {
 	const struct policy_rule *named;
 	struct way pw;
@@ -263,6 +269,10 @@ static void protect_one(struct policy *policy, const char *path,
 		return;         /* missing: see the top of this file */
 	way_up(fd, &pw);
 	close(fd);
+	if (!pw.n || way_holds(seen, &pw) || seen->n == WAY_MAX)
+		return;
+	seen->dev[seen->n] = pw.dev[0];
+	seen->ino[seen->n++] = pw.ino[0];
 	if (!reached(&pw, writers, n, &named))
 		return;
 	if (named) {
@@ -275,21 +285,29 @@ static void protect_one(struct policy *policy, const char *path,
 			PROTECTED_ORIGIN);
 }
 
+/* Has @policy an allow with a write right? */
+static bool may_write(const struct policy *policy)
+{
+	for (size_t i = 0; i < policy->n_rules; i++)
+		if (!policy->rules[i].deny &&
+		    (policy->rules[i].access & PROTECTED_RIGHTS))
+			return true;
+	return false;
+}
+
 void protected_add(struct policy *policy, const struct vars *vars)
 {
 	static struct path_set set;
 	struct writer *writers = NULL;
-	size_t n = 0;
+	struct way seen = { .n = 0 };
+	size_t n;
 
-	for (size_t i = 0; i < policy->n_rules && !n; i++)
-		n = !policy->rules[i].deny &&
-		    (policy->rules[i].access & PROTECTED_RIGHTS);
-	if (!n)
+	if (!may_write(policy))
 		return;         /* nothing may write: no system call */
 	n = find_writers(policy, &writers);
 	protected_expand(vars, &set);
 	for (size_t i = 0; n && i < set.n; i++)
-		protect_one(policy, set.path[i], writers, n);
+		protect_one(policy, set.path[i], writers, n, &seen);
 	free(writers);
 }
 
