@@ -197,10 +197,15 @@ static bool same_inode(const struct way *a, const struct way *b)
 	       a->ino[0] == b->ino[0];
 }
 
-/* A rule from a flag: its origin says "on the command line". */
+/* A rule from a flag: "--rw on the command line", never a profile's
+ * "profile FILE:LINE", whatever FILE is called. */
 static bool from_flag(const struct policy_rule *rule)
 {
-	return rule->origin && strstr(rule->origin, "on the command line");
+	static const char tail[] = " on the command line";
+	size_t n = rule->origin ? strlen(rule->origin) : 0;
+
+	return n > sizeof(tail) && !strncmp(rule->origin, "--", 2) &&
+	       !strcmp(rule->origin + n - (sizeof(tail) - 1), tail);
 }
 
 /* The allows of @policy with a write right whose path opens. */

@@ -213,13 +213,13 @@ HOME=$H CORRAL_ARGS=--engine=bpf expect_probe corral \
 umount "$W/bind"
 prot_tree
 out=$(HOME=$H "$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" --rw "$H" --rw "$H/.bashrc" -- \
-	"$PROBE" write "$H/.bashrc" write "$H/.profile" 2>&1)
+	"$PROBE" write "$H/.bashrc" + write "$H/.profile" 2>&1)
 is "$out" "corral: $H/.bashrc: writable in this sandbox, as --rw on the command line asks (corral protects it otherwise; see corral(1))
 write $H/.bashrc: OK
 write $H/.profile: EACCES" \
 	"protected: --rw naming ~/.bashrc lets it through, said in one line; the rest stay denied"
 out=$(HOME=$H "$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" --rw "$H/proj" -- \
-	"$PROBE" create "$H/proj/new2" write "$H/.bashrc" 2>&1)
+	"$PROBE" create "$H/proj/new2" + write "$H/.bashrc" 2>&1)
 is "$out" "create $H/proj/new2: OK
 write $H/.bashrc: EACCES" "protected: an allow that reaches none of them: nothing said"
 

@@ -73,6 +73,13 @@ done
 is "$n $(cat "$H/.zshrc")" "4 orig" \
 	"outside the sandbox they are written as before; inside, nothing was written"
 
+# a profile is no command line, whatever its file is called
+printf '[filesystem]\nrw = ${HOME}\nrw = ${HOME}/.bashrc\n' >"$T/p/x on the command line.profile"
+got=$(HOME=$H "$CORRAL" --engine=landlock --rx "$CORRAL_HELPERS" \
+	--profile "$T/p/x on the command line.profile" -- "$PROBE" write "$H/.bashrc" 2>"$T/err")
+is "$got|$(cat "$T/err")" "write $H/.bashrc: EACCES|$WARN" \
+	"a profile naming ~/.bashrc, in a file called 'x on the command line', does not open it"
+
 out=$(HOME=$H "$CORRAL" profiles 2>&1)
 listed=0
 for f in .bashrc .bash_profile .profile .zshrc .zprofile .config/fish \
