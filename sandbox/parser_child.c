@@ -30,6 +30,7 @@
 #include "privs.h"
 #include "netrule.h"
 #include "private_tmp.h"
+#include "protected.h"
 #include "profile.h"
 #include "resolve.h"
 #include "seccomp_load.h"
@@ -682,8 +683,11 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 		take_tmpdir(penv, opts->command == CORRAL_CMD_RUN ||
 				  opts->command == CORRAL_CMD_LEARN);
 	profile_env_init(&env, &penv->vars, penv->profile_path, data_dir());
-	if (opts->command == CORRAL_CMD_PROFILES)
-		return profile_list(stdout, &env);
+	if (opts->command == CORRAL_CMD_PROFILES) {
+		profile_list(stdout, &env);
+		protected_list(stdout, &penv->vars);
+		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
+	}
 	if (opts->command == CORRAL_CMD_CHECK)
 		return check_files(&env, opts->argv);
 	if (cli_load_profiles(opts, &env, &result) < 0) {
@@ -696,6 +700,8 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	    (resolve_hosts(sock, &opts->policy) < 0 ||
 	     netrule_hosts_check(&opts->policy) < 0))
 		return CORRAL_EXIT_FAILURE;
+	if (opts->command != CORRAL_CMD_LEARN)  /* learn denies nothing */
+		protected_add(&opts->policy, &penv->vars);
 	if (opts->command == CORRAL_CMD_EXPLAIN)
 		return explain_run(opts, penv->vars.value[VAR_CWD], stdout);
 	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {

@@ -167,6 +167,62 @@ out=$("$CORRAL" --engine=bpf --log --rx "$CORRAL_HELPERS" --profile "$W/deny.pro
 	ok "--log names a profile's deny rule by file and line" ||
 	not_ok "--log names a profile's deny rule by file and line" "$out"
 
+# -- what no sandbox may write (sandbox/protected.c) -------------------------
+# With HOME the fixture's home and every protected path in it, an allow
+# that reaches them gives none of them, as deny rules (names pinned), on
+# the bpf engine: no emulation, so ~ itself keeps every right.
+
+prot_tree() {
+	local f
+	reset_tree
+	mkdir -p "$H/.config/fish" "$H/.config/corral/profiles" "$H/.config/autostart"
+	for f in .bashrc .bash_profile .profile .zshrc .zprofile .ssh/authorized_keys \
+		.config/fish/config.fish .config/corral/profiles/x.profile \
+		.config/autostart/a.desktop; do
+		echo orig >"$H/$f"
+	done
+}
+# tp NAME "RULES" "OPS" RESULT...: as t, with HOME=$H and the protected paths
+tp() {
+	prot_tree
+	HOME=$H CORRAL_ARGS=--engine=bpf expect_probe corral "$1" "$2" "$3" "${*:4}"
+}
+C=$H/.config
+PALL="write $H/.bashrc + write $H/.bash_profile + write $H/.profile + write $H/.zshrc + write $H/.zprofile + write $H/.ssh/authorized_keys + create $C/fish/new.fish + write $C/fish/config.fish + create $C/corral/profiles/git.profile + write $C/corral/profiles/x.profile + create $C/autostart/evil.desktop + write $C/autostart/a.desktop"
+PDENIED="EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES"
+
+tp "protected: --rw HOME writes none of the protected paths, and everything else in ~" \
+	"--rw $H" "$PALL + write $H/notes + create $H/new + create $C/new + create $H/proj/new" \
+	$PDENIED OK OK OK OK
+printf '[filesystem]\nrw = ${HOME}\n' >"$W/home.profile"
+tp "protected: a profile with rw = \${HOME} the same" \
+	"--profile $W/home.profile" "$PALL + write $H/notes" $PDENIED OK
+tp "protected: the names are pinned (replaced, removed, renamed away, the directory above)" \
+	"--rw $H" \
+	"rename $H/notes $H/.bashrc + unlink $H/.profile + rename $C/corral $C/c2 + rename $C $H/cfg + unlink $H/.ssh/authorized_keys + rename $H/proj/f $H/proj/g" \
+	EACCES EACCES EACCES EACCES EACCES OK
+tp "protected: an allow below a protected directory is denied too" \
+	"--rw $C/corral/profiles" \
+	"create $C/corral/profiles/git.profile + write $C/corral/profiles/x.profile" EACCES EACCES
+prot_tree
+mkdir "$W/bind" && mount --bind "$H" "$W/bind"
+HOME=$H CORRAL_ARGS=--engine=bpf expect_probe corral \
+	"protected: --rw on a bind mount of HOME reaches them (by inode), and they stay denied" \
+	"--rw $W/bind" "write $W/bind/.bashrc + write $H/.bashrc + write $W/bind/notes" \
+	"EACCES EACCES OK"
+umount "$W/bind"
+prot_tree
+out=$(HOME=$H "$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" --rw "$H" --rw "$H/.bashrc" -- \
+	"$PROBE" write "$H/.bashrc" + write "$H/.profile" 2>&1)
+is "$out" "corral: $H/.bashrc: writable in this sandbox, as --rw on the command line asks (corral protects it otherwise; see corral(1))
+write $H/.bashrc: OK
+write $H/.profile: EACCES" \
+	"protected: --rw naming ~/.bashrc lets it through, said in one line; the rest stay denied"
+out=$(HOME=$H "$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" --rw "$H/proj" -- \
+	"$PROBE" create "$H/proj/new2" + write "$H/.bashrc" 2>&1)
+is "$out" "create $H/proj/new2: OK
+write $H/.bashrc: EACCES" "protected: an allow that reaches none of them: nothing said"
+
 # -- escapes: the secret by every route ---------------------------------------
 
 ESC=$CORRAL_HELPERS/escape
