@@ -366,7 +366,8 @@ static char *arg_text(const char *arg)
 
 /*
  * The command, each argument quoted when it needs to be, for comments:
- * a multi-line `sh -c` script must not end the comment line.
+ * a multi-line `sh -c` script must not end the comment line.  " ..."
+ * says that arguments past @max_args were left out.
  */
 static char *command_text(char *const *command, size_t max_args)
 {
@@ -378,6 +379,10 @@ static char *command_text(char *const *command, size_t max_args)
 
 		text = xrealloc(text, len + strlen(arg) + 2, 1);
 		sprintf(text + len, "%s%s", i ? " " : "", arg);
+		if (i + 1 == max_args && command[i + 1]) {
+			text = xrealloc(text, strlen(text) + 5, 1);
+			strcat(text, " ...");
+		}
 	}
 	return text;
 }
@@ -478,8 +483,8 @@ static void write_proc_own(const struct learn *l, FILE *out)
 			continue;
 		shown = profile_comment_text(l->paths[i].path, 150);
 		rights_format(l->paths[i].access, rights, sizeof(rights));
-		fprintf(out, "; not learned: %s %s (a process's own /proc "
-			"files: no rule can grant them)\n", rights, shown);
+		fprintf(out, "; not learned: %s %s (no rule can grant a "
+			"process's /proc/PID files)\n", rights, shown);
 	}
 }
 
