@@ -444,8 +444,8 @@ static void test_home_write(void)
 	       has_line(profile, "ro = ${HOME}/.gitconfig") &&
 	       has_line(profile, "ro = ${HOME}/.profile"),
 	       "three files read in ~ keep a rule each");
-	TAP_OK(!strstr(profile, "= ${HOME}\\n") &&
-	       !strstr(profile, "= -${HOME}\\n"),
+	TAP_OK(!strstr(profile, "= ${HOME}\n") &&
+	       !strstr(profile, "= -${HOME}\n"),
 	       "no rule on ~ itself");
 	TAP_OK(check < 0 || (check == 0 && strstr(said, ": ok\n")),
 	       "corral check on it: ok (exit %d)", check);
