@@ -316,10 +316,9 @@ static void drop_covered(struct rule *rules, size_t n)
  * as a rule on it would not load), malloc'd. */
 static char *rule_value(const char *path, const struct learn *l)
 {
-	struct stat st;
-	bool gone = lstat(path, &st) < 0;
-
 	const char *vars[2][2] = { { "CWD", l->cwd }, { "HOME", l->home } };
+	struct stat st;
+	bool gone = stat(path, &st) < 0;
 	char prefix[16];
 
 	if (l->cwd && l->home && strlen(l->home) > strlen(l->cwd)) {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "command_found.h"
 #include "expand.h"
 #include "explain.h"
 #include "launch_msg.h"
@@ -497,46 +498,6 @@ static void resolve_command(const char *name, const char *path,
 		msg->flags |= LAUNCH_PATH_FOUND;
 }
 
-/* Does @path (PATH) hold an entry cli_path_search() skips: empty (the
- * current directory) or relative? */
-static bool path_has_relative(const char *path)
-{
-	for (const char *p = path; p; p = strchr(p, ':')) {
-		p += *p == ':';
-		if (*p != '/')
-			return true;
-	}
-	return false;
-}
-
-/*
- * learn: a command that is not there is said now, with exit 127, before
- * the output file is opened: a run that never started has nothing to
- * learn and must leave no profile, not even an empty file.  Looked up
- * as execvp(3) would: a name with a '/' as it is, else in PATH; when
- * PATH has a relative entry the exec decides, as in a run.
- */
-static void learn_find_command(const char *name, const char *path,
-			       const struct launch_msg *msg)
-{
-	char found[PATH_MAX];
-	struct stat st;
-
-	if (msg->flags & LAUNCH_PATH_FOUND)
-		return;
-	if (!path)
-		path = CLI_DEFAULT_PATH;
-	if (strchr(name, '/') && (stat(name, &st) == 0 || errno != ENOENT))
-		return;
-	if (!strchr(name, '/') && name[0] &&
-	    (path_has_relative(path) ||
-	     !cli_path_search(name, path, NULL, PATH_SKIP_UNCERTAIN, found,
-			      sizeof(found))))
-		return;
-	die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not found; "
-			"nothing was run or learned", name);
-}
-
 static int open_output(const char *path, int flags, const char *what)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | flags,
@@ -614,8 +575,12 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 			exit(CORRAL_EXIT_FAILURE);
 	}
 	if (opts->command == CORRAL_CMD_LEARN) {
-		learn_find_command(opts->argv[0] ? opts->argv[0] : "", path,
-				   &msg);
+		/* a run that never starts has nothing to learn: no file */
+		if (!(msg.flags & LAUNCH_PATH_FOUND) &&
+		    command_missing(opts->argv[0] ? opts->argv[0] : "", path))
+			die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not "
+					"found; nothing was run or learned",
+					opts->argv[0] ? opts->argv[0] : "");
 		fds[n++] = open_output(opts->learn_output, 0,
 				       "opening the learn output");
 		if (opts->n_profiles)
