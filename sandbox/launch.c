@@ -38,6 +38,7 @@
 #include "launch_msg.h"
 #include "learn.h"
 #include "log_rules.h"
+#include "parser_child.h"
 #include "privs.h"
 #include "seccomp_load.h"
 #include "util.h"
@@ -161,15 +162,46 @@ static int watch_open(struct watch *w, const struct launch_request *req,
 	return w->reader ? 0 : -EIO;
 }
 
+/*
+ * The learned profile @name, checked by `corral check` itself: a parser
+ * child of its own (every privilege is gone here already), under the
+ * same filter and with the user's variables and profile path from
+ * @envp, so that what it refuses a launch would refuse.  Its "ok" line
+ * goes nowhere; its errors go to stderr.  A profile written to
+ * something other than a file (a pipe, a terminal) cannot be read back
+ * and is not checked.  Returns the check's exit status.
+ */
+static int check_learned(int fd, const char *name, char **envp)
+{
+	char *argv[] = { "corral", "check", (char *)name, NULL };
+	struct stat st;
+	int null, sock, status;
+	pid_t pid;
+
+	if (fstat(fd, &st) < 0)
+		die_errno("%s: fstat of the learned profile", name);
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		die_errno("/dev/null: for checking the learned profile");
+	close(null);
+	sock = parser_start(3, argv, envp, &pid);
+	status = parser_wait(pid);
+	close(sock);
+	return status;
+}
+
 static _Noreturn void watch_finish(struct watch *w,
 				   struct launch_request *req, char **command,
-				   int status)
+				   char **envp, int status)
 {
 	const char *base = req->msg.learn_base;
 	char buf[PATH_MAX];
 	const char *name;
 	FILE *out;
 	size_t n;
+	int fd;
 
 	events_close(w->reader);
 	if (!learning(req)) {
@@ -179,13 +211,18 @@ static _Noreturn void watch_finish(struct watch *w,
 	name = fd_name(req->learn_fd, buf, sizeof(buf));
 	if (ftruncate(req->learn_fd, 0) < 0)
 		die_errno("%s: emptying the learn output", name);
+	fd = fcntl(req->learn_fd, F_DUPFD_CLOEXEC, 0);
 	out = fdopen(steal_fd(&req->learn_fd), "w");
-	if (!out)
+	if (fd < 0 || !out)
 		die_errno("%s: writing the learned profile", name);
 	n = learn_write(&w->learn, out, stderr, command,
 			base[0] ? base : NULL);
 	if (fclose(out))
 		die_errno("%s: writing the learned profile", name);
+	if (check_learned(fd, name, envp))
+		die("%s: the learned profile does not load (above); edit it, "
+		    "then 'corral check %s'", name, name);
+	close(fd);
 	fprintf(stderr, "corral: wrote %s: %zu rule%s from %zu refused "
 		"path%s (the command exited with %d)\n", name,
 		n, n == 1 ? "" : "s", w->learn.n, w->learn.n == 1 ? "" : "s",
@@ -449,7 +486,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		privs_drop_all();
 		if (child > 0) {
 			watch_name_rules(&watch, req);
-			watch_finish(&watch, req, command,
+			watch_finish(&watch, req, command, envp,
 				     events_follow(watch.reader, child));
 		}
 	} else {

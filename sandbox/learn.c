@@ -5,12 +5,20 @@
  * Each access becomes a rule on the object (or, for a file changed, on
  * its directory): read-only needs give ro, exec gives rx, any
  * change (write, truncate, create, remove, refer) gives rw, both rwx; a
- * directory only listed gets the single right readdir.
+ * directory only listed gets the single right readdir.  A directory
+ * that is /, ~ or above ~ never gets a rule for what was done to a file
+ * in it (one write to ~/.bashrc must not become rw = ${HOME}): the file
+ * gets it.  A path gone by the time the profile is written (a file
+ * never created, a temporary file removed) is written optional, '-'.
+ * A process's own /proc/PID/... (/proc/self) cannot be granted, since
+ * it is a different directory in every process: it is written as a
+ * comment, as /proc/self/..., or /proc/PID/... for another process's.
  * Then the set is made small: everything under /usr collapses to one
  * rx = /usr, a rule already covered by an ancestor's is dropped, three or
  * more files read in one directory become one rule on the directory
- * (secrets excepted: each keeps a rule of its own, to be seen), and
- * ${CWD} and ${HOME} replace their values so the profile travels.
+ * (secrets excepted: each keeps a rule of its own, to be seen; and never
+ * on /, ~ or above ~), and ${CWD} and ${HOME} replace their values so
+ * the profile travels.
  * Network accesses become [network] rules: connects with the address and
  * port used, binds with the port (and the address, unless the wildcard).
  * A rule that reaches a secret (secrets.c: keys, credentials, browser
@@ -22,11 +30,13 @@
 
 #include "learn.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "events.h"
+#include "expand.h"
 #include "netrule.h"
 #include "policy.h"
 #include "profile.h"
@@ -91,6 +101,27 @@ static void learn_net(struct learn *l, const struct corral_event *ev)
 	l->net[l->n_net++] = xstrdup(line);
 }
 
+/*
+ * /proc/PID/... as the profile can say it: /proc/self/... when PID is
+ * the process that was refused (@pid), /proc/PID/... (the word) for
+ * another's, so that one run's pids do not make a rule each.  @path is
+ * left as it is otherwise.
+ */
+static void proc_self(char *path, size_t size, uint32_t pid)
+{
+	char *end, *rest;
+	unsigned long n;
+
+	if (strncmp(path, "/proc/", 6) || path[6] < '1' || path[6] > '9')
+		return;
+	n = strtoul(path + 6, &end, 10);
+	if (*end && *end != '/')
+		return;
+	rest = xstrdup(end);
+	snprintf(path, size, "/proc/%s%s", n == pid ? "self" : "PID", rest);
+	free(rest);
+}
+
 void learn_record(const struct corral_event *ev, void *data)
 {
 	char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
@@ -101,8 +132,17 @@ void learn_record(const struct corral_event *ev, void *data)
 		return;
 	}
 	event_path(ev, path, sizeof(path));
+	proc_self(path, sizeof(path), ev->pid);
 	if (path[0] == '/' && ev->access)
 		learn_add(data, path, ev->access);
+}
+
+/* A process's own /proc directory, which no rule can grant. */
+static bool is_proc_own(const char *path)
+{
+	return !strncmp(path, "/proc/self", 10) ||
+	       !strncmp(path, "/proc/PID", 9) ||
+	       !strncmp(path, "/proc/thread-self", 17);
 }
 
 static uint32_t group_for(uint32_t access)
@@ -169,13 +209,23 @@ static void add_rule(struct rule **rules, size_t *n, const char *path,
 					   xstrdup(example), 0 };
 }
 
+/* Is @dir /, @home or above it: a directory no rule may be learned on
+ * for what was done to a file in it? */
+static bool too_wide(const char *dir, const char *home)
+{
+	return !strcmp(dir, "/") || (home && dir_holds_home(dir, home));
+}
+
 /*
  * Where the rule for one refused access goes: /usr as a whole; a
  * directory listed, itself; a file read or executed, itself; anything
- * changed, its directory (editors and compilers replace files).
+ * changed, its directory (editors and compilers replace files), unless
+ * that is /, ~ or above (too_wide): then the file.
  */
-static char *rule_path(const struct learned_path *p)
+static char *rule_path(const struct learned_path *p, const char *home)
 {
+	_cleanup_free_ char *dir = NULL;
+
 	if (is_under(p->path, "/usr"))
 		return xstrdup("/usr");
 	if (is_dir(p->path) && !(p->access & (CORRAL_ACCESS_CREATE |
@@ -183,7 +233,10 @@ static char *rule_path(const struct learned_path *p)
 		return xstrdup(p->path);
 	if (!is_dir(p->path) && !(p->access & CHANGE_RIGHTS))
 		return xstrdup(p->path);
-	return is_dir(p->path) ? xstrdup(p->path) : parent_of(p->path);
+	if (is_dir(p->path))
+		return xstrdup(p->path);
+	dir = parent_of(p->path);
+	return too_wide(dir, home) ? xstrdup(p->path) : steal_pointer(&dir);
 }
 
 /* A file that is or is in a secret: never folded into its directory,
@@ -198,7 +251,12 @@ static bool is_secret(const char *path, const char *home)
 /* May rule @r be folded into its directory? */
 static bool foldable(const struct rule *r, const char *home)
 {
-	return !r->dropped && !is_dir(r->path) && !is_secret(r->path, home);
+	_cleanup_free_ char *dir = NULL;
+
+	if (r->dropped || is_dir(r->path) || is_secret(r->path, home))
+		return false;
+	dir = parent_of(r->path);
+	return !too_wide(dir, home);
 }
 
 /* Three or more files read in one directory: one rule on the directory. */
@@ -254,10 +312,13 @@ static void drop_covered(struct rule *rules, size_t n)
 }
 
 /* ${CWD}/... or ${HOME}/..., the longer match first, as a profile value
- * (quoted when it needs to be), malloc'd. */
+ * (quoted when it needs to be; optional when @path does not exist now,
+ * as a rule on it would not load), malloc'd. */
 static char *rule_value(const char *path, const struct learn *l)
 {
 	const char *vars[2][2] = { { "CWD", l->cwd }, { "HOME", l->home } };
+	struct stat st;
+	bool gone = stat(path, &st) < 0;
 	char prefix[16];
 
 	if (l->cwd && l->home && strlen(l->home) > strlen(l->cwd)) {
@@ -269,39 +330,58 @@ static char *rule_value(const char *path, const struct learn *l)
 
 		if (v && strcmp(v, "/") && is_under(path, v)) {
 			snprintf(prefix, sizeof(prefix), "${%s}", vars[i][0]);
-			return profile_quote(prefix, path + strlen(v), false);
+			return profile_quote(prefix, path + strlen(v), gone);
 		}
 	}
-	return profile_quote("", path, false);
+	return profile_quote("", path, gone);
+}
+
+/*
+ * One argument as a shell would show it: bare when it holds only
+ * characters no shell reads specially ("-c", "--color=auto", "-"),
+ * else in double quotes with '"', '\\', '$' and '`' escaped.  Control
+ * bytes and bad UTF-8 are left to profile_comment_text().
+ */
+static char *arg_text(const char *arg)
+{
+	static const char bare[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				   "-_./:=,+@%^";
+	char *text = xmalloc(2 * strlen(arg) + 3), *q = text;
+
+	if (arg[0] && strspn(arg, bare) == strlen(arg)) {
+		strcpy(text, arg);
+		return text;
+	}
+	*q++ = '"';
+	for (const char *p = arg; *p; p++) {
+		if (strchr("\"\\$`", *p))
+			*q++ = '\\';
+		*q++ = *p;
+	}
+	strcpy(q, "\"");
+	return text;
 }
 
 /*
  * The command, each argument quoted when it needs to be, for comments:
- * a multi-line `sh -c` script must not end the comment line.
+ * a multi-line `sh -c` script must not end the comment line.  " ..."
+ * says that arguments past @max_args were left out.
  */
 static char *command_text(char *const *command, size_t max_args)
 {
 	char *text = xstrdup("");
 
 	for (size_t i = 0; command[i] && i < max_args; i++) {
-		/* "-c", not "\"-c\"": an option's dash is shown as it is */
-		bool dash = command[i][0] == '-';
-		_cleanup_free_ char *arg = profile_quote(command[i] + dash, "",
-							 dash);
+		_cleanup_free_ char *arg = arg_text(command[i]);
 		size_t len = strlen(text);
 
-		/* profile_quote splits long arguments: one line here */
-		for (char *p = arg, *q = arg;; p++) {
-			if (*p == '\\' && p[1] == '\n' && p[2] == '\t') {
-				p += 2;
-				continue;
-			}
-			*q++ = *p;
-			if (!*p)
-				break;
-		}
 		text = xrealloc(text, len + strlen(arg) + 2, 1);
 		sprintf(text + len, "%s%s", i ? " " : "", arg);
+		if (i + 1 == max_args && command[i + 1]) {
+			text = xrealloc(text, strlen(text) + 5, 1);
+			strcat(text, " ...");
+		}
 	}
 	return text;
 }
@@ -385,6 +465,28 @@ static size_t write_sockets(const struct learn *l, FILE *out)
 	return written;
 }
 
+/*
+ * What the command tried in its own /proc/PID (is_proc_own), as
+ * comments: no rule can grant it (base.profile says why), and a rule on
+ * /proc/1234 would name a process that is gone, so the profile would
+ * not load.
+ */
+static void write_proc_own(const struct learn *l, FILE *out)
+{
+	char rights[128];
+
+	for (size_t i = 0; i < l->n; i++) {
+		_cleanup_free_ char *shown = NULL;
+
+		if (!is_proc_own(l->paths[i].path))
+			continue;
+		shown = profile_comment_text(l->paths[i].path, 150);
+		rights_format(l->paths[i].access, rights, sizeof(rights));
+		fprintf(out, "; not learned: %s %s (no rule can grant a "
+			"process's /proc/PID files)\n", rights, shown);
+	}
+}
+
 size_t learn_write(struct learn *l, FILE *out, FILE *warn,
 		   char *const *command, const char *base)
 {
@@ -400,9 +502,9 @@ size_t learn_write(struct learn *l, FILE *out, FILE *warn,
 				  ~CORRAL_ACCESS_CONNECT_UNIX;
 		_cleanup_free_ char *where = NULL;
 
-		if (!access)
-			continue;       /* only connected to: write_sockets() */
-		where = rule_path(&l->paths[i]);
+		if (!access || is_proc_own(l->paths[i].path))
+			continue;       /* write_sockets(), write_proc_own() */
+		where = rule_path(&l->paths[i], l->home);
 		add_rule(&rules, &n, where, group_for(access),
 			 l->paths[i].path);
 	}
@@ -426,6 +528,7 @@ size_t learn_write(struct learn *l, FILE *out, FILE *warn,
 			written++;
 		}
 	written += write_sockets(l, out);
+	write_proc_own(l, out);
 	if (l->n_net)
 		fputs("\n[network]\n", out);
 	for (size_t i = 0; i < l->n_net; i++) {

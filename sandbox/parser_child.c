@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "command_found.h"
 #include "expand.h"
 #include "explain.h"
 #include "launch_msg.h"
@@ -575,6 +576,12 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 			exit(CORRAL_EXIT_FAILURE);
 	}
 	if (opts->command == CORRAL_CMD_LEARN) {
+		/* a run that never starts has nothing to learn: no file */
+		if (!(msg.flags & LAUNCH_PATH_FOUND) &&
+		    command_missing(opts->argv[0] ? opts->argv[0] : "", path))
+			die_with_status(CORRAL_EXIT_NOT_FOUND, "%s: command not "
+					"found; nothing was run or learned",
+					opts->argv[0] ? opts->argv[0] : "");
 		fds[n++] = open_output(opts->learn_output, 0,
 				       "opening the learn output");
 		if (opts->n_profiles)

@@ -203,4 +203,30 @@ rc=$?
 		"exit $rc:" "$out" "$(cat "$work/secret.profile")"
 is "$(HOME=$work/h "$CORRAL" check "$work/secret.profile" 2>&1)" "$work/secret.profile: ok" \
 	"a profile learned from a multi-line sh -c script reads back"
+
+# learn writes profiles that load and are small: one write to ~/.bashrc
+# is that file, not rw = ${HOME}; the command's own /proc/PID is
+# /proc/self, in a comment (no rule can grant it); corral check passes
+# before "wrote" is said.  A command not found writes nothing (127).
+echo "# rc" >"$work/h/.bashrc"
+out=$(HOME=$work/h "$CORRAL" learn -o "$work/home.profile" -- \
+	sh -c 'cat /proc/self/status >/dev/null; echo x >>"$HOME/.bashrc"' 2>&1)
+rc=$?
+diag "$(cat "$work/home.profile")"
+[ "$rc" = 0 ] && [[ $out == *"corral: wrote $work/home.profile"* ]] &&
+	grep -qx 'rw = ${HOME}/.bashrc' "$work/home.profile" &&
+	! grep -q '^rw = ${HOME}$' "$work/home.profile" &&
+	grep -q '^; not learned: read /proc/self/status ' "$work/home.profile" &&
+	! grep -q '/proc/[0-9]' "$work/home.profile" &&
+	ok "learn: ~/.bashrc written is that file, /proc/PID is /proc/self" ||
+	not_ok "learn: ~/.bashrc written is that file, /proc/PID is /proc/self" \
+		"exit $rc:" "$out"
+is "$(HOME=$work/h "$CORRAL" check "$work/home.profile" 2>&1)" "$work/home.profile: ok" \
+	"and that profile passes corral check"
+out=$("$CORRAL" learn -o "$work/none.profile" -- no-such-command-corral -x 2>&1)
+rc=$?
+[ "$rc" = 127 ] && [ ! -e "$work/none.profile" ] &&
+	ok "learn: a command not found exits 127 and writes no file" ||
+	not_ok "learn: a command not found exits 127 and writes no file" \
+		"exit $rc:" "$out"
 done_testing

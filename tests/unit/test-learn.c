@@ -4,15 +4,22 @@
  * back with the profile parser, and its warnings about secrets
  * (sandbox/secrets.c).
  *
- * The learned paths do not exist here, so each is a file: its rule is on
- * itself when read, on its directory when changed.
+ * The learned paths under /home/u do not exist here, so each is a file:
+ * its rule is on itself when read, on its directory when changed, and
+ * optional ('-'), as a rule on a missing path would not load.  The tests
+ * of what a user sees on a real home (test_home_*) make one in a
+ * temporary directory, and run `$CORRAL check` on what was written.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "expand.h"
 #include "learn.h"
@@ -24,12 +31,14 @@
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 
-/* learn_record's only use of events.c; these tests call learn_add. */
+/* learn_record's only use of events.c: the path of the event is
+ * stub_path, which a test sets before calling learn_record. */
+static const char *stub_path = "";
 char *event_path(const struct corral_event *ev, char *buf, size_t size);
 char *event_path(const struct corral_event *ev, char *buf, size_t size)
 {
 	(void)ev;
-	snprintf(buf, size, "%s", "");
+	snprintf(buf, size, "%s", stub_path);
 	return buf;
 }
 
@@ -129,7 +138,7 @@ static void test_paths_read_back(void)
 		for (size_t j = 0; j < l.policy.n_rules; j++)
 			found += !strcmp(paths[i], l.policy.rules[j].path);
 	TAP_EQ(6, found, "learned nasty paths: each rule is its path");
-	TAP_OK(strstr(l.profile, "ro = \"${CWD}/a b/\\xff\"") != NULL,
+	TAP_OK(strstr(l.profile, "ro = -\"${CWD}/a b/\\xff\"") != NULL,
 	       "${CWD} stays a variable inside quotes");
 	if (l.r || found != 6)
 		printf("%s", l.profile);
@@ -144,49 +153,49 @@ static void test_paths_read_back(void)
 static const struct secret_case {
 	const char *path, *rule, *warning;
 } secret_cases[] = {
-	{ "/home/u/.ssh/id_rsa", "ro = ${HOME}/.ssh/id_rsa",
+	{ "/home/u/.ssh/id_rsa", "ro = -${HOME}/.ssh/id_rsa",
 	  "is in ~/.ssh (SSH keys)" },
 	{ "/home/u/.gnupg/private-keys-v1.d/k.key",
-	  "ro = ${HOME}/.gnupg/private-keys-v1.d/k.key",
+	  "ro = -${HOME}/.gnupg/private-keys-v1.d/k.key",
 	  "is in ~/.gnupg (GnuPG keys)" },
-	{ "/home/u/.aws/credentials", "ro = ${HOME}/.aws/credentials",
+	{ "/home/u/.aws/credentials", "ro = -${HOME}/.aws/credentials",
 	  "is in ~/.aws (AWS credentials)" },
 	{ "/home/u/.config/gcloud/credentials.db",
-	  "ro = ${HOME}/.config/gcloud/credentials.db",
+	  "ro = -${HOME}/.config/gcloud/credentials.db",
 	  "is in ~/.config/gcloud (Google Cloud credentials)" },
 	{ "/home/u/.azure/msal_token_cache.json",
-	  "ro = ${HOME}/.azure/msal_token_cache.json",
+	  "ro = -${HOME}/.azure/msal_token_cache.json",
 	  "is in ~/.azure (Azure credentials)" },
-	{ "/home/u/.kube/config", "ro = ${HOME}/.kube/config",
+	{ "/home/u/.kube/config", "ro = -${HOME}/.kube/config",
 	  "is in ~/.kube (Kubernetes credentials)" },
-	{ "/home/u/.netrc", "ro = ${HOME}/.netrc",
+	{ "/home/u/.netrc", "ro = -${HOME}/.netrc",
 	  "is in ~/.netrc (netrc passwords)" },
-	{ "/home/u/.git-credentials", "ro = ${HOME}/.git-credentials",
+	{ "/home/u/.git-credentials", "ro = -${HOME}/.git-credentials",
 	  "is in ~/.git-credentials (git credentials)" },
 	{ "/home/u/.password-store/bank.gpg",
-	  "ro = ${HOME}/.password-store/bank.gpg",
+	  "ro = -${HOME}/.password-store/bank.gpg",
 	  "is in ~/.password-store (a pass password store)" },
 	{ "/home/u/.local/share/keyrings/login.keyring",
-	  "ro = ${HOME}/.local/share/keyrings/login.keyring",
+	  "ro = -${HOME}/.local/share/keyrings/login.keyring",
 	  "is in ~/.local/share/keyrings (GNOME keyrings)" },
 	{ "/home/u/.mozilla/firefox/x.default/cookies.sqlite",
-	  "ro = ${HOME}/.mozilla/firefox/x.default/cookies.sqlite",
+	  "ro = -${HOME}/.mozilla/firefox/x.default/cookies.sqlite",
 	  "is in ~/.mozilla (Firefox profiles (cookies, saved "
 	  "passwords))" },
 	{ "/home/u/.config/chromium/Default/Cookies",
-	  "ro = ${HOME}/.config/chromium/Default/Cookies",
+	  "ro = -${HOME}/.config/chromium/Default/Cookies",
 	  "is in ~/.config/chromium (Chromium profiles (cookies, "
 	  "saved passwords))" },
 	{ "/home/u/.config/google-chrome/Default/Login Data",
-	  "ro = ${HOME}/.config/google-chrome/Default/Login Data",
+	  "ro = -${HOME}/.config/google-chrome/Default/Login Data",
 	  "is in ~/.config/google-chrome (Chrome profiles (cookies, "
 	  "saved passwords))" },
-	{ "/home/u/.bash_history", "ro = ${HOME}/.bash_history",
+	{ "/home/u/.bash_history", "ro = -${HOME}/.bash_history",
 	  "is in ~/.bash_history (shell history)" },
-	{ "/home/u/.zsh_history", "ro = ${HOME}/.zsh_history",
+	{ "/home/u/.zsh_history", "ro = -${HOME}/.zsh_history",
 	  "is in ~/.zsh_history (shell history)" },
-	{ "/home/u/.sshfoo", "ro = ${HOME}/.sshfoo", NULL },
-	{ "/home/u/proj/src/main.c", "ro = ${CWD}/src/main.c", NULL },
+	{ "/home/u/.sshfoo", "ro = -${HOME}/.sshfoo", NULL },
+	{ "/home/u/proj/src/main.c", "ro = -${CWD}/src/main.c", NULL },
 };
 
 /* One warning line and one comment for each rule reaching a secret. */
@@ -240,20 +249,20 @@ static void test_secrets(void)
 /* A rule on ~ itself covers every secret in it; a listing does not. */
 static void test_secret_ancestors(void)
 {
-	static const char *const paths[] = { "/home/u/notes.txt", "/home/u",
+	static const char *const paths[] = { "/home/u", "/home/u/notes.txt",
 					     NULL };
-	static const uint32_t access[] = { CORRAL_ACCESS_WRITE,
-					   CORRAL_ACCESS_READDIR };
-	struct learned l = learn_paths(paths, access, ARGV("editor"));
+	static const uint32_t access[] = { CORRAL_ACCESS_READ,
+					   CORRAL_ACCESS_READ };
+	struct learned l = learn_paths(paths, access, ARGV("indexer"));
 	bool holds;
 
-	TAP_OK(l.r == 0 && !strcmp(l.warnings, "corral: learn: rw = ${HOME} "
+	TAP_OK(l.r == 0 && !strcmp(l.warnings, "corral: learn: ro = -${HOME} "
 				   "covers ~/.ssh (SSH keys): review it\n"),
-	       "rw = ${HOME}: one warning, that it covers ~/.ssh (%s)",
+	       "ro = ${HOME}: one warning, that it covers ~/.ssh (%s)",
 	       l.warnings);
 	TAP_OK(strstr(l.profile, "; SECRET: covers ~/.ssh (SSH keys): keep "
-		      "this rule only if the command must have them\nrw = "
-		      "${HOME}\n") != NULL, "and the comment above the rule");
+		      "this rule only if the command must have them\nro = "
+		      "-${HOME}\n") != NULL, "and the comment above the rule");
 	learned_free(&l);
 	TAP_OK(!secret_find("/home/u/.ssh", "/", &holds) &&
 	       !secret_find("/home/u/.ssh", NULL, &holds) &&
@@ -291,6 +300,229 @@ static void test_socket_connect(void)
 	learned_free(&l);
 }
 
+/* ---- what a user sees: the profile's text, and `corral check` on it ---- */
+
+struct home {
+	char dir[64], proj[80], file[96];
+};
+
+static void make_file(const char *dir, const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || close(fd) < 0)
+		abort();
+}
+
+/* A home with a project directory and a few dot files. */
+static void home_make(struct home *h)
+{
+	snprintf(h->dir, sizeof(h->dir), "/tmp/test-learn-XXXXXX");
+	if (!mkdtemp(h->dir))
+		abort();
+	snprintf(h->proj, sizeof(h->proj), "%s/proj", h->dir);
+	if (mkdir(h->proj, 0700) < 0)
+		abort();
+	make_file(h->dir, ".bashrc");
+	make_file(h->dir, ".profile");
+	make_file(h->dir, ".inputrc");
+	make_file(h->dir, ".gitconfig");
+	snprintf(h->file, sizeof(h->file), "%s/learned.profile", h->dir);
+}
+
+static void home_remove(const struct home *h)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", h->dir);
+	if (system(cmd) != 0)
+		abort();
+}
+
+/*
+ * `$CORRAL check FILE` on @profile, run from @h's project with HOME=@h:
+ * its exit status, and what it printed in @said.  -1 without $CORRAL
+ * (the test is run by hand): then nothing is checked.
+ */
+static int corral_check(const struct home *h, const char *profile,
+			char *said, size_t size)
+{
+	const char *corral = getenv("CORRAL");
+	char cmd[512];
+	FILE *f = fopen(h->file, "we"), *p;
+	size_t got;
+	int status;
+
+	said[0] = '\0';
+	if (!f || fputs(profile, f) < 0 || fclose(f))
+		abort();
+	if (!corral)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "cd '%s' && HOME='%s' '%s' check '%s' 2>&1",
+		 h->proj, h->dir, corral, h->file);
+	p = popen(cmd, "r");
+	if (!p)
+		abort();
+	got = fread(said, 1, size - 1, p);
+	said[got] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* learn_write for @l on @h, and `corral check` on the result. */
+static char *learn_on(struct learn *l, const struct home *h,
+		      char *const *command, int *check, char *said,
+		      size_t size)
+{
+	char *profile = NULL;
+	size_t psize = 0;
+	FILE *f = open_memstream(&profile, &psize);
+	FILE *w = fopen("/dev/null", "we");
+
+	if (!f || !w)
+		abort();
+	l->home = h->dir;
+	l->cwd = h->proj;
+	learn_write(l, f, w, command, NULL);
+	fclose(f);
+	fclose(w);
+	*check = corral_check(h, profile, said, size);
+	return profile;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; p; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
+static void say_check(int check, const char *said, const char *profile)
+{
+	if (check > 0)
+		printf("# corral check said:\n%s# on:\n%s", said, profile);
+}
+
+/*
+ * One write attempt on ~/.bashrc is that file, never rw = ${HOME}; a
+ * file created in ~ is that name, optional (it is not there); files read
+ * in ~ are not folded into ro = ${HOME}.
+ */
+static void test_home_write(void)
+{
+	struct learn l = { 0 };
+	struct home h;
+	char path[256], said[4096];
+	const char *dot[] = { ".profile", ".inputrc", ".gitconfig" };
+	char *profile;
+	int check;
+
+	home_make(&h);
+	snprintf(path, sizeof(path), "%s/.bashrc", h.dir);
+	learn_add(&l, path, CORRAL_ACCESS_WRITE | CORRAL_ACCESS_TRUNCATE);
+	snprintf(path, sizeof(path), "%s/new.txt", h.dir);
+	learn_add(&l, path, CORRAL_ACCESS_CREATE);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", h.dir, dot[i]);
+		learn_add(&l, path, CORRAL_ACCESS_READ);
+	}
+	profile = learn_on(&l, &h, ARGV("sh", "-c", "echo x >> ~/.bashrc"),
+			   &check, said, sizeof(said));
+	TAP_OK(has_line(profile, "rw = ${HOME}/.bashrc"),
+	       "one write to ~/.bashrc learns rw = ${HOME}/.bashrc");
+	TAP_OK(has_line(profile, "rw = -${HOME}/new.txt"),
+	       "a file created in ~ learns rw = -${HOME}/new.txt");
+	TAP_OK(has_line(profile, "ro = ${HOME}/.inputrc") &&
+	       has_line(profile, "ro = ${HOME}/.gitconfig") &&
+	       has_line(profile, "ro = ${HOME}/.profile"),
+	       "three files read in ~ keep a rule each");
+	TAP_OK(!strstr(profile, "= ${HOME}\n") &&
+	       !strstr(profile, "= -${HOME}\n"),
+	       "no rule on ~ itself");
+	TAP_OK(check < 0 || (check == 0 && strstr(said, ": ok\n")),
+	       "corral check on it: ok (exit %d)", check);
+	say_check(check, said, profile);
+	free(profile);
+	learn_free(&l);
+	home_remove(&h);
+}
+
+/*
+ * /proc/PID of the process refused is /proc/self, another's /proc/PID,
+ * both as comments: the profile loads, and /proc/cpuinfo is a rule.
+ */
+static void test_home_proc(void)
+{
+	static const struct { const char *path, *line; } cases[] = {
+		{ "/proc/4242/status", "; not learned: read /proc/self/status "
+		  "(no rule can grant a process's /proc/PID files)" },
+		{ "/proc/4242/task/4243/comm", "; not learned: read "
+		  "/proc/self/task/4243/comm (no rule can grant a process's "
+		  "/proc/PID files)" },
+		{ "/proc/1/cmdline", "; not learned: read /proc/PID/cmdline (no "
+		  "rule can grant a process's /proc/PID files)" },
+		{ "/proc/cpuinfo", "ro = /proc/cpuinfo" },
+	};
+	struct corral_event ev = { .pid = 4242, .hook = CORRAL_HOOK_OPEN,
+				   .access = CORRAL_ACCESS_READ };
+	struct learn l = { 0 };
+	struct home h;
+	char said[4096];
+	char *profile;
+	int check;
+
+	home_make(&h);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		stub_path = cases[i].path;
+		learn_record(&ev, &l);
+	}
+	stub_path = "";
+	profile = learn_on(&l, &h, ARGV("ps"), &check, said, sizeof(said));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		TAP_OK(has_line(profile, cases[i].line), "%s is written as: "
+		       "%s", cases[i].path, cases[i].line);
+	TAP_OK(!strstr(profile, "4242/"), "the pid itself is nowhere");
+	TAP_OK(check < 0 || (check == 0 && strstr(said, ": ok\n")),
+	       "corral check on it: ok (exit %d)", check);
+	say_check(check, said, profile);
+	free(profile);
+	learn_free(&l);
+	home_remove(&h);
+}
+
+/*
+ * Arguments that start with '-', or need quotes, as a shell would show
+ * them: in the description (its first four, then " ...") and the
+ * header comment.
+ */
+static void test_dash_arguments(void)
+{
+	static const char *const paths[] = { "/etc/hostname", NULL };
+	const char *want = "learned from: ls -- - \"-\\$HOME\" ...";
+	struct learned l = learn_paths(paths, NULL, ARGV("ls", "--", "-",
+		"-$HOME", "--color=auto", "-v x"));
+	const char *got = l.result.n_files && l.result.files[0].description ?
+			  l.result.files[0].description : "(none)";
+
+	TAP_OK(l.r == 0 && !strcmp(got, want), "the description of ls -- - "
+	       "'-$HOME' --color=auto '-v x' reads back as [%s] (%s)", got,
+	       first_error(&l));
+	TAP_OK(strstr(l.profile, "#   ls -- - \"-\\$HOME\" --color=auto "
+		      "\"-v x\"\n") != NULL,
+	       "the header comment shows every argument so");
+	if (l.r || strcmp(got, want))
+		printf("%s", l.profile);
+	learned_free(&l);
+}
+
 int main(void)
 {
 	test_vars(&vars, false);
@@ -299,6 +531,9 @@ int main(void)
 	test_secrets();
 	test_secret_ancestors();
 	test_socket_connect();
+	test_home_write();
+	test_home_proc();
+	test_dash_arguments();
 	vars_free(&vars);
 	return tap_done();
 }
