@@ -150,14 +150,6 @@ struct policy_unset {
  * policy can cross a process boundary as it is; where each came from is
  * kept beside them for --print-profile and messages only.
  */
-/*
- * Where the mode comes from when nothing set it: none for a launch with
- * profiles (cli_load_profiles()), all for rules from the command line
- * alone (--print-profile says which).
- */
-#define POLICY_NET_DEFAULT_NONE "default: no profile asks for the network"
-#define POLICY_NET_DEFAULT_ALL "default: no network rule, not confined"
-
 enum policy_net_mode {
 	POLICY_NET_UNSET = 0,   /* no setting and no rule: as all (profiles
 				   make it none: cli_load_profiles()) */
@@ -165,6 +157,14 @@ enum policy_net_mode {
 	POLICY_NET_NONE,
 	POLICY_NET_RULES,
 };
+
+/*
+ * Where the mode comes from when nothing set it: none for a launch with
+ * profiles (cli_load_profiles()), all for rules from the command line
+ * alone (--print-profile says which).
+ */
+#define POLICY_NET_DEFAULT_NONE "default: no profile asks for the network"
+#define POLICY_NET_DEFAULT_ALL "default: no network rule, not confined"
 
 struct policy_net_rule {
 	uint8_t op;          /* one CORRAL_NET_* bit (corral_abi.h) */
