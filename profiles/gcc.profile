@@ -20,3 +20,8 @@ include = base
 [filesystem]
 rw = ${PROJECT}
      ${TMPDIR}
+
+[network]
+# No host at all: a compile has nothing to fetch or send (--net=all
+# lifts it for one run).
+net = none

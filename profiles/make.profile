@@ -19,3 +19,8 @@ include = secrets
 
 [filesystem]
 rwx = ${PROJECT}
+
+[network]
+# No host at all: a build script cannot send the project anywhere
+# (--net=all lifts it for one run).
+net = none

@@ -17,3 +17,8 @@ rw = ${PROJECT}
 ro = -${HOME}/.node_modules      ; searched by require() after the project
      -${HOME}/.node_libraries
 rw = -${HOME}/.node_repl_history ; the REPL's history (a file: create it)
+
+[network]
+# No host at all: a script cannot send the project anywhere.  The npm
+# profile adds the ports npm needs; --connect-tcp PORT adds one.
+net = none

@@ -34,3 +34,8 @@ ro = -/etc/python3
      -/etc/python3.13
      -/etc/mime.types            ; the mimetypes module
      -${HOME}/.local/lib         ; packages from pip install --user
+
+[network]
+# No host at all: a script cannot send the project anywhere.  The pip
+# profile adds the ports pip needs; --connect-tcp PORT adds one.
+net = none

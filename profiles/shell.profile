@@ -41,3 +41,8 @@ ro = -/etc/profile
      -${HOME}/.bash_aliases
      -${HOME}/.inputrc
      -${XDG_CONFIG_HOME}/readline
+
+[network]
+# No host at all: what runs here cannot send the directory anywhere
+# (--connect-tcp PORT adds a port, --net=all lifts it for one run).
+net = none

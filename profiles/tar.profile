@@ -14,3 +14,8 @@ include = base
 
 [filesystem]
 rw = ${CWD}
+
+[network]
+# No host at all: an archive is unpacked, not fetched (--net=all lifts
+# it for one run).
+net = none

@@ -11,3 +11,7 @@ include = base
 
 [filesystem]
 rw = ${CWD}
+
+[network]
+# No host at all, as tar.profile (--net=all lifts it for one run).
+net = none

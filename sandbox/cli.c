@@ -531,6 +531,20 @@ static int load_invoked_as(const char *name, const struct profile_env *env,
 	return profile_load(env, name, policy, result);
 }
 
+/*
+ * A launch with profiles of which none, nor the command line, says
+ * anything about the network gets none of it; flags alone keep
+ * Landlock's rule (no network rule, no network confinement).
+ */
+static void default_net(struct policy *merged, const struct corral_opts *opts)
+{
+	if (merged->net_mode != POLICY_NET_UNSET)
+		return;
+	if (!opts->invoked_as && !opts->n_profiles)
+		return;
+	policy_set_net_mode(merged, POLICY_NET_NONE, POLICY_NET_DEFAULT_NONE);
+}
+
 int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 		      struct profile_result *result)
 {
@@ -570,6 +584,7 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 		if (flags->sandbox.value[i] != POLICY_UNSET)
 			policy_set(&merged, i, flags->sandbox.value[i],
 				   flags->sandbox.origin[i]);
+	default_net(&merged, opts);
 	policy_free(&opts->policy);
 	opts->policy = merged;
 	return 0;

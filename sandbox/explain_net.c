@@ -66,6 +66,17 @@ static const char *net_origin_text(const char *origin, const char *key,
 	return buf;
 }
 
+/*
+ * What set net = none.  A rule lifts a profile's none, or the default;
+ * only --net=none must be dropped as well (the caller says so).
+ */
+static const char *none_text(const char *origin, char *buf, size_t size)
+{
+	if (!strcmp(origin, POLICY_NET_DEFAULT_NONE))
+		return "no profile asks for the network, so net = none";
+	return net_origin_text(origin, "net", "none", buf, size);
+}
+
 /* The rule a user would add: a bind by its port (any local address), a
  * connect or send by address and port. */
 static void add_hint(const struct policy_net_rule *q, const char *what,
@@ -139,10 +150,10 @@ int explain_net(const struct policy *policy, uint8_t op, const char *text,
 	case POLICY_NET_NONE:
 		add_hint(&q, what, hint, sizeof(hint));
 		fprintf(out, "denied: %s %s (%s refuses every bind, connect "
-			"and send; drop it and %s)\n", netrule_op_name(op),
-			what, net_origin_text(policy->net_mode_origin, "net",
-					      "none", mode, sizeof(mode)),
-			hint);
+			"and send; %s%s)\n", netrule_op_name(op), what,
+			none_text(policy->net_mode_origin, mode, sizeof(mode)),
+			strncmp(policy->net_mode_origin, "--", 2) ? "" :
+			"drop it and ", hint);
 		return EXPLAIN_DENIED;
 	default:
 		fprintf(out, "allowed: %s %s (the network is not confined: %s)\n",

@@ -136,8 +136,11 @@ struct policy_unset {
  * [network] (netrule.h parses it):
  *
  *   net = all      no network rules: IP sockets are not confined (the
- *                  default when no rule is given anywhere)
- *   net = none     no bind, connect or send on IP sockets at all
+ *                  default when no rule is given anywhere and no
+ *                  profile is read)
+ *   net = none     no bind, connect or send on IP sockets at all (the
+ *                  default when profiles are read and none of them, nor
+ *                  the command line, says anything about the network)
  *   net = rules    only what the rules allow (implied by a rule)
  *
  *   connect-tcp = [ADDR[/N]:]PORT[-PORT]   and bind-tcp, connect-udp,
@@ -148,11 +151,20 @@ struct policy_unset {
  * kept beside them for --print-profile and messages only.
  */
 enum policy_net_mode {
-	POLICY_NET_UNSET = 0,   /* no setting and no rule: as all */
+	POLICY_NET_UNSET = 0,   /* no setting and no rule: as all (profiles
+				   make it none: cli_load_profiles()) */
 	POLICY_NET_ALL,
 	POLICY_NET_NONE,
 	POLICY_NET_RULES,
 };
+
+/*
+ * Where the mode comes from when nothing set it: none for a launch with
+ * profiles (cli_load_profiles()), all for rules from the command line
+ * alone (--print-profile says which).
+ */
+#define POLICY_NET_DEFAULT_NONE "default: no profile asks for the network"
+#define POLICY_NET_DEFAULT_ALL "default: no network rule, not confined"
 
 struct policy_net_rule {
 	uint8_t op;          /* one CORRAL_NET_* bit (corral_abi.h) */

@@ -324,6 +324,11 @@ static void on_net_mode(struct frame *f, const char *value)
 			 value);
 		return;
 	}
+	/* Profiles add up: one that needs no network takes nothing from
+	 * the rules (or all) another gives, read before it or after. */
+	if (mode == POLICY_NET_NONE &&
+	    f->ld->policy->net_mode != POLICY_NET_UNSET)
+		return;
 	snprintf(origin, sizeof(origin), "profile %s:%d", f->name, f->at);
 	policy_set_net_mode(f->ld->policy, mode, origin);
 }

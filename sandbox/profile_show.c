@@ -220,18 +220,17 @@ static void print_host(FILE *out, const struct policy_net_host *h)
 	fputs(" (resolved now; each launch resolves again)\n", out);
 }
 
-/* [network]: shown only when a rule or a setting says something. */
+/* [network]: always, with the mode in force and where it comes from. */
 static void print_network(FILE *out, const struct policy *policy)
 {
 	char text[96], line[160];
 
-	if (policy->net_mode == POLICY_NET_UNSET && !policy->n_net)
-		return;
 	fputs("\n[network]\n", out);
 	snprintf(line, sizeof(line), "net = %s",
-		 netrule_mode_name(policy->net_mode));
+		 netrule_mode_name(policy_net_mode(policy)));
 	fprintf(out, "%-40s ; %s\n", line, policy->net_mode_origin ?
-		short_origin(policy->net_mode_origin) : "?");
+		short_origin(policy->net_mode_origin) :
+		POLICY_NET_DEFAULT_ALL);
 	for (size_t i = 0; i < policy->n_net; i++) {
 		snprintf(line, sizeof(line), "%s = %s",
 			 netrule_op_name(policy->net[i].op),

@@ -7,8 +7,9 @@
 # and unzip
 # extract, pip installs a local wheel, npm packs, ...), then accesses it
 # must not have - reading ~/.ssh/id_rsa, writing outside the project,
-# connecting to a port the profile does not allow (a listener outside the
-# sandbox serves it) - each refused with the error the program itself
+# connecting to a port the profile does not allow, or at all for a profile
+# that asks for no network (a listener outside the sandbox serves it) -
+# each refused with the error the program itself
 # prints (shown in the TAP line).
 # A program that is not installed is a loud skip naming its package.  Also:
 # corral check, corral profiles, --print-profile, the missing-path error
@@ -163,6 +164,13 @@ rc=$?
 	ok "argv[0] mode without a profile of that name: exit 125, names the search path" ||
 	not_ok "argv[0] mode without a profile of that name" "exit $rc" "$out"
 
+# A port no profile allows, served (accept and close) outside the sandbox
+# from here on: each network client's case connecting there must fail with
+# the error the client prints for a refused connect, and so must a program
+# whose profile asks for no network (net = none).
+DENIED=$((20000 + RANDOM % 20000))
+net_serve "$DENIED" || not_ok "a loopback listener on port $DENIED"
+
 # ---- shell ----------------------------------------------------------------
 section "shell"
 
@@ -170,7 +178,8 @@ printf '#!/bin/sh\necho built > artifact.txt\n' >"$P/build.sh"
 chmod +x "$P/build.sh"
 if have bash bash "shell: bash runs the project's script" \
 	"shell: bash cannot read ~/.ssh/id_rsa" \
-	"shell: bash cannot write outside the project"; then
+	"shell: bash cannot write outside the project" \
+	"shell: bash cannot connect anywhere (net = none)"; then
 	try shell bash -c './build.sh && cat artifact.txt'
 	worked "shell: bash runs the project's script" "built"
 	try shell bash -c "cat '$KEY'; echo x > '$O/shell'"
@@ -178,6 +187,9 @@ if have bash bash "shell: bash runs the project's script" \
 		"id_rsa: Permission denied"
 	refused "shell: bash cannot write outside the project" \
 		"$O/shell: Permission denied" "$O/shell"
+	try shell bash -c "exec 3<>/dev/tcp/127.0.0.1/$DENIED"
+	refused "shell: bash cannot connect anywhere (net = none)" \
+		"connect: Permission denied"
 fi
 
 # ---- python3 --------------------------------------------------------------
@@ -201,7 +213,8 @@ for op, path in (("r", sys.argv[1]), ("w", sys.argv[2])):
 EOF
 if have python3 python3 "python3: a script reads the project and writes its result" \
 	"python3: cannot read ~/.ssh/id_rsa" \
-	"python3: cannot write outside the project"; then
+	"python3: cannot write outside the project" \
+	"python3: cannot connect anywhere (net = none)"; then
 	try python3 python3 total.py
 	worked "python3: a script reads the project and writes its result" \
 		"total 6"
@@ -210,13 +223,11 @@ if have python3 python3 "python3: a script reads the project and writes its resu
 		"[Errno 13] Permission denied: '$KEY'"
 	refused "python3: cannot write outside the project" \
 		"[Errno 13] Permission denied: '$O/py'" "$O/py"
+	try python3 python3 -c "import socket
+socket.create_connection(('127.0.0.1', $DENIED))"
+	refused "python3: cannot connect anywhere (net = none)" \
+		"PermissionError: [Errno 13] Permission denied"
 fi
-
-# A port no profile allows, served (accept and close) outside the sandbox
-# from here on: each network client's case connecting there must fail with
-# the error the client prints for a refused connect.
-DENIED=$((20000 + RANDOM % 20000))
-net_serve "$DENIED" || not_ok "a loopback listener on port $DENIED"
 
 # ---- pip --------------------------------------------------------------------
 section "pip"
