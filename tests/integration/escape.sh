@@ -74,7 +74,9 @@ cp "$CORRAL_HELPERS/attack" "$ATK" && chmod 0755 "$ATK" ||
 	skip_all "cannot copy the attack helper to $BIN"
 echo log >"$W/out/log"
 chown 65534:65534 "$W/out/log"
-printf '[sandbox]\nuserns = yes\n' >"$W/userns.profile"
+# net = all: a profile without a network key closes the network, and
+# the Landlock engine would add a line saying what it can confine of it
+printf '[sandbox]\nuserns = yes\n[network]\nnet = all\n' >"$W/userns.profile"
 chmod 4755 "$BIN/escape-suid"
 chgrp corral "$BIN/escape-sgid" && chmod 2755 "$BIN/escape-sgid"
 setcap cap_sys_admin+ep "$BIN/escape-fcap"
@@ -556,7 +558,7 @@ for eng in $engines; do
 	name="memfd_create, write an ELF, fexecve is EACCES"
 	landlock_cannot "$name" 99 || t "$name" "" "memfd-exec" EACCES
 	if [ "$eng" = bpf ]; then
-		printf '[sandbox]\nexec-anonymous = yes\n' >"$W/anon.profile"
+		printf '[sandbox]\nexec-anonymous = yes\n[network]\nnet = all\n' >"$W/anon.profile"
 		chmod 644 "$W/anon.profile"
 		t "exec-anonymous = yes in a profile lets memfd exec run" \
 			"--profile $W/anon.profile" "memfd-exec" "$ids"
