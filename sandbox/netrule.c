@@ -429,7 +429,14 @@ static int parse_resolvers(const char *port, uint8_t op,
 		struct policy_net_rule rule;
 		int r;
 
-		snprintf(item, sizeof(item), "%s:%s", addrs[i], port);
+		/* a cut item would be another port: refuse it (gcc 16's
+		 * -Wformat-truncation asks the same) */
+		if ((size_t)snprintf(item, sizeof(item), "%s:%s", addrs[i],
+				     port) >= sizeof(item)) {
+			snprintf(why, size, "bad port '%s' (a port is 0 to 65535)",
+				 port);
+			return -EINVAL;
+		}
 		if (netrule_parse(item, op, &rule, why, size) < 0)
 			return -EINVAL;
 		r = add(&rule, data);

@@ -26,7 +26,10 @@ for f in .bashrc .bash_profile .profile .zshrc .zprofile other \
 	echo orig >"$H/$f" || exit 1
 done
 ln -s home "$T/link"
-printf '[filesystem]\nrw = ${HOME}\n' >"$T/p/home.profile"
+# net = all: these profiles are about files (without a [network] key a
+# profile closes the network, and the Landlock engine says what it can
+# confine of it in a line of its own)
+printf '[filesystem]\nrw = ${HOME}\n[network]\nnet = all\n' >"$T/p/home.profile"
 
 WARN="corral: Landlock cannot take rights away: each deny is made by allowing what is around it; see corral(1)"
 NAMED="corral: $H/.bashrc: writable in this sandbox, as --rw on the command line asks (corral protects it otherwise; see corral(1))"
@@ -74,7 +77,7 @@ is "$n $(cat "$H/.zshrc")" "4 orig" \
 	"outside the sandbox they are written as before; inside, nothing was written"
 
 # a profile is no command line, whatever its file is called
-printf '[filesystem]\nrw = ${HOME}\nrw = ${HOME}/.bashrc\n' >"$T/p/x on the command line.profile"
+printf '[filesystem]\nrw = ${HOME}\nrw = ${HOME}/.bashrc\n[network]\nnet = all\n' >"$T/p/x on the command line.profile"
 got=$(HOME=$H "$CORRAL" --engine=landlock --rx "$CORRAL_HELPERS" \
 	--profile "$T/p/x on the command line.profile" -- "$PROBE" write "$H/.bashrc" 2>"$T/err")
 is "$got|$(cat "$T/err")" "write $H/.bashrc: EACCES|$WARN" \
