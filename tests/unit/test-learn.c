@@ -405,10 +405,17 @@ static bool has_line(const char *text, const char *line)
 	return false;
 }
 
-static void say_check(int check, const char *said, const char *profile)
+/* corral check passed on @profile (or could not run); then frees it all */
+static void check_ok_and_free(int check, const char *said, char *profile,
+			      struct learn *l, struct home *h)
 {
+	TAP_OK(check < 0 || (check == 0 && strstr(said, ": ok\n")),
+	       "corral check on it: ok (exit %d)", check);
 	if (check > 0)
 		printf("# corral check said:\n%s# on:\n%s", said, profile);
+	free(profile);
+	learn_free(l);
+	home_remove(h);
 }
 
 /*
@@ -447,12 +454,7 @@ static void test_home_write(void)
 	TAP_OK(!strstr(profile, "= ${HOME}\n") &&
 	       !strstr(profile, "= -${HOME}\n"),
 	       "no rule on ~ itself");
-	TAP_OK(check < 0 || (check == 0 && strstr(said, ": ok\n")),
-	       "corral check on it: ok (exit %d)", check);
-	say_check(check, said, profile);
-	free(profile);
-	learn_free(&l);
-	home_remove(&h);
+	check_ok_and_free(check, said, profile, &l, &h);
 }
 
 /*
@@ -490,12 +492,7 @@ static void test_home_proc(void)
 		TAP_OK(has_line(profile, cases[i].line), "%s is written as: "
 		       "%s", cases[i].path, cases[i].line);
 	TAP_OK(!strstr(profile, "4242/"), "the pid itself is nowhere");
-	TAP_OK(check < 0 || (check == 0 && strstr(said, ": ok\n")),
-	       "corral check on it: ok (exit %d)", check);
-	say_check(check, said, profile);
-	free(profile);
-	learn_free(&l);
-	home_remove(&h);
+	check_ok_and_free(check, said, profile, &l, &h);
 }
 
 /*
