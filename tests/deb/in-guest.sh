@@ -13,7 +13,7 @@ set -u
 
 deb=${1:?usage: in-guest.sh CORRAL.deb}
 launcher=/usr/bin/corral
-unit=/usr/lib/systemd/system/corral-setup.service
+unit=/lib/systemd/system/corral-setup.service
 pins=/sys/fs/bpf/corral
 user=corral-tester
 export DEBIAN_FRONTEND=noninteractive
