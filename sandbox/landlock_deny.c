@@ -200,8 +200,17 @@ struct walk {
 struct ways {
 	struct walk w[WAYS_MAX];
 	size_t n;
+	bool known;             /* false: ways_to() failed */
 	char name[PATH_MAX];
 	struct stat st;
+};
+
+/* The ways of each rule, each found once per launch when first needed
+ * (a struct ways is large, but only the pages a walk writes are used). */
+struct ways_cache {
+	const struct opened_rule *rules;
+	size_t n;
+	struct ways **ways;
 };
 
 struct mount_line {
@@ -436,11 +445,40 @@ static int ways_to(int fd, struct ways *ws)
 	return r;
 }
 
+/* The ways to the rule @i, found on first use. */
+static const struct ways *ways_of(struct ways_cache *c, size_t i)
+{
+	struct ways *ws = c->ways[i];
+
+	if (!ws) {
+		ws = c->ways[i] = xmalloc(sizeof(*ws));
+		ws->known = ways_to(c->rules[i].fd, ws) == 0;
+		if (!ws->known)
+			fd_name(c->rules[i].fd, ws->name, sizeof(ws->name));
+	}
+	return ws;
+}
+
+static void cache_init(struct ways_cache *c, const struct opened_rule *rules,
+		       size_t n)
+{
+	c->rules = rules;
+	c->n = n;
+	c->ways = xcalloc(n ? n : 1, sizeof(*c->ways));
+}
+
+static void cache_free(struct ways_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->ways[i]);
+	free(c->ways);
+}
+
 /* One deny weighed against the allows. */
 struct judge {
 	const struct opened_rule *deny;
-	struct ways *dw;        /* the ways to the deny */
-	struct ways *aw;        /* the ways to the allow being weighed */
+	const struct ways *dw;  /* the ways to the deny */
+	struct ways_cache *cache;
 	char *why;
 	size_t size;
 };
@@ -492,10 +530,10 @@ static int judge_above(struct judge *j, const struct opened_rule *a,
 static int judge_below(struct judge *j, const struct opened_rule *a,
 		       const char *name)
 {
-	const struct ways *aw = j->aw;
+	const struct ways *aw = ways_of(j->cache, (size_t)(a - j->cache->rules));
 	int r = 0;
 
-	if (ways_to(a->fd, j->aw) < 0)
+	if (!aw->known)
 		return refuse(j, "cannot tell which mounts show the allow on "
 			      "%s; use the bpf engine", name);
 	for (size_t i = 0; i < aw->n; i++) {
@@ -548,29 +586,26 @@ static int judge_allow(struct judge *j, const struct opened_rule *a)
 }
 
 /*
- * 0: no allow reaches the deny @d, which is moot; 1: some does, and
+ * 0: no allow reaches the deny @i, which is moot; 1: some does, and
  * allowing what is around it is exact; -1: it is not (@why says why).
  */
-static int deny_judge(const struct opened_rule *rules, size_t n,
-		      const struct opened_rule *d, char *why, size_t size)
+static int deny_judge(struct ways_cache *c, size_t i, char *why, size_t size)
 {
-	_cleanup_free_ struct ways *dw = xmalloc(sizeof(*dw));
-	_cleanup_free_ struct ways *aw = xmalloc(sizeof(*aw));
-	struct judge j = { .deny = d, .dw = dw, .aw = aw, .why = why,
-			   .size = size };
+	const struct opened_rule *d = &c->rules[i];
+	struct judge j = { .deny = d, .dw = ways_of(c, i), .cache = c,
+			   .why = why, .size = size };
 	int r = 0;
 
-	if (ways_to(d->fd, dw) < 0) {
-		fd_name(d->fd, dw->name, sizeof(dw->name));
+	if (!j.dw->known)
 		return refuse(&j, "cannot tell which mounts show it; use "
 			      "the bpf engine");
-	}
-	for (size_t i = 0; i < n && r >= 0; i++) {
+	for (size_t k = 0; k < c->n && r >= 0; k++) {
 		int a;
 
-		if (rules[i].deny || !(rules[i].access & (d->deny | PIN)))
+		if (c->rules[k].deny ||
+		    !(c->rules[k].access & (d->deny | PIN)))
 			continue;
-		a = judge_allow(&j, &rules[i]);
+		a = judge_allow(&j, &c->rules[k]);
 		r = a < 0 ? a : r | a;
 	}
 	return r;
@@ -579,16 +614,19 @@ static int deny_judge(const struct opened_rule *rules, size_t n,
 int landlock_deny_check(const struct opened_rule *rules, size_t n,
 			char *why, size_t size)
 {
+	struct ways_cache c;
 	int r = 0;
 
+	cache_init(&c, rules, n);
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		int d;
 
 		if (!rules[i].deny)
 			continue;
-		d = deny_judge(rules, n, &rules[i], why, size);
+		d = deny_judge(&c, i, why, size);
 		r = d < 0 ? d : r | d;
 	}
+	cache_free(&c);
 	return r;
 }
 
@@ -597,24 +635,27 @@ static int collect_denies(const struct opened_rule *rules, size_t n,
 			  struct deny_path *denies, size_t *n_denies)
 {
 	char why[2 * PATH_MAX + 256];
+	struct ways_cache c;
+	int r = 0;
 
 	*n_denies = 0;
-	for (size_t i = 0; i < n; i++) {
+	cache_init(&c, rules, n);
+	for (size_t i = 0; i < n && r >= 0; i++) {
 		struct deny_path *d = &denies[*n_denies];
-		int r;
 
 		if (!rules[i].deny)
 			continue;
-		r = deny_judge(rules, n, &rules[i], why, sizeof(why));
-		if (r < 0) {
-			warn_msg("%s", why);
-			return -EOPNOTSUPP;
-		}
-		if (!r)
+		r = deny_judge(&c, i, why, sizeof(why));
+		if (r <= 0)
 			continue;
 		fd_name(rules[i].fd, d->path, sizeof(d->path));
 		d->mask = rules[i].deny;
 		(*n_denies)++;
+	}
+	cache_free(&c);
+	if (r < 0) {
+		warn_msg("%s", why);
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }
