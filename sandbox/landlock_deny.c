@@ -534,8 +534,11 @@ static int judge_below(struct judge *j, const struct opened_rule *a,
 	int r = 0;
 
 	if (!aw->known)
-		return refuse(j, "cannot tell which mounts show the allow on "
-			      "%s; use the bpf engine", name);
+		return refuse(j, "cannot tell every way to the allow on %s "
+			      "(more than %d other mounts show it, or a "
+			      "directory above it cannot be walked); use the "
+			      "bpf engine",
+			      name, WAYS_MAX - 1);
 	for (size_t i = 0; i < aw->n; i++) {
 		long k = walk_find(&aw->w[i], i ? fork_at(&aw->w[i], &aw->w[0]) :
 					      1, &j->dw->st);
@@ -597,8 +600,10 @@ static int deny_judge(struct ways_cache *c, size_t i, char *why, size_t size)
 	int r = 0;
 
 	if (!j.dw->known)
-		return refuse(&j, "cannot tell which mounts show it; use "
-			      "the bpf engine");
+		return refuse(&j, "cannot tell every way to it (more than "
+			      "%d other mounts show it, or a directory above "
+			      "it cannot be walked); use the bpf engine",
+			      WAYS_MAX - 1);
 	for (size_t k = 0; k < c->n && r >= 0; k++) {
 		int a;
 
