@@ -12,7 +12,9 @@
  * What that loses: those directories themselves get none of the denied
  * rights (with a deny of everything, ~ can then neither be listed nor
  * gain new entries) and no entry of theirs can be removed, and entries
- * made in them after the launch are covered by no rule.  It never grants
+ * made in them after the launch are covered by no rule, nor is a file
+ * beside the way with other hard links (a file rule follows the inode,
+ * to every link, and one may be inside a deny).  It never grants
  * more than asked: a rule is only ever given a subset of the rights of an
  * allow above it.
  *
@@ -142,6 +144,9 @@ static int expand_entry(struct expansion *x, int dirfd, const char *path,
 		r = error_errno(errno, "%s: fstat", child);
 	} else if (S_ISLNK(st.st_mode)) {
 		r = 0;          /* its target is judged by its own path */
+	} else if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
+		r = 0;          /* a rule would reach every link of it, and
+				 * one may be a denied file: it goes without */
 	} else {
 		r = grant(x, fd, rights & ~below, S_ISDIR(st.st_mode));
 		if (!r && (rights & below))
