@@ -9,9 +9,9 @@
 # while the sandbox runs is not covered.
 #
 # The list is the one `corral learn` warns about (sandbox/secrets.c; a unit
-# test checks the two agree).  Deny rules need the bpf engine; on Landlock a
-# deny that no allow of the profile reaches is left out (nothing to take),
-# and any other makes corral refuse to run.
+# test checks the two agree).  On Landlock a deny no allow reaches is left
+# out, whatever is mounted where; any other is made by allowing what is
+# around it, or, where that is not exact, corral refuses (corral(1)).
 
 [profile]
 description = denies SSH and GnuPG keys, cloud credentials, password stores, browser profiles and shell histories

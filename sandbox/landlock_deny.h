@@ -30,14 +30,16 @@ int landlock_expand_denies(const struct opened_rule *rules, size_t n,
 
 /*
  * Landlock can only add rights.  A deny rule is moot there, and left
- * out, when no allow could reach what it takes: every rule concerned is
- * on a filesystem mounted once (so each directory has one path), no
- * allow with one of its rights is on its path, above it or below it,
- * and neither it nor such an allow is a file with other hard links; an
- * allow above it with the remove right counts too (it must not remove
- * the deny's name).
- * Returns the index of the first deny rule that is not moot, or -1.
+ * out, when no allow could reach what it takes, judged by inode along
+ * every way to it (each mount of its filesystem that shows it): no
+ * allow with one of its rights is on it, above it or below it, and no
+ * allow above it has the remove right (it must not remove the deny's
+ * name).  A deny some allow reaches is made by allowing what is around
+ * it, where that is exact (see landlock_deny.c).
+ * Returns 0 when every deny is moot, 1 when some must be made that way
+ * and can be, or -1 when one cannot, with why in @why (one line).
  */
-long landlock_deny_needed(const struct opened_rule *rules, size_t n);
+int landlock_deny_check(const struct opened_rule *rules, size_t n,
+			char *why, size_t size);
 
 #endif /* CORRAL_LANDLOCK_DENY_H */

@@ -66,20 +66,18 @@ static int bpf_engine_usable(struct bpf_why *why)
  * line, once, unless @quiet (--quiet, CORRAL_QUIET, quiet = yes): why bpf
  * is not used and that the network is only partly confined, or, when
  * Landlock was asked for, only the latter; 'corral status' says the rest.
+ * Under Landlock, a deny it cannot make exactly ends the launch here, in
+ * the one line that says why.
  */
-/* Is there a deny rule Landlock must make by allowing around it? */
-static bool landlock_denies(const struct opened_rule *rules, size_t n)
-{
-	return landlock_deny_needed(rules, n) >= 0;
-}
-
 static enum launch_engine choose_engine(enum launch_engine wanted,
 					const struct policy *net, bool quiet,
-					bool denies)
+					const struct opened_rule *rules,
+					size_t n)
 {
 	struct bpf_why why = { .brief = "", .full = "" };
+	char deny_why[2 * PATH_MAX + 256];
 	const char *net_brief;
-	int abi;
+	int abi, denies;
 
 	if (wanted != LAUNCH_ENGINE_LANDLOCK && bpf_engine_usable(&why))
 		return LAUNCH_ENGINE_BPF;
@@ -92,6 +90,10 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	if (!abi)
 		die("no engine available: %s; and Landlock is not enabled "
 		    "either (see corral-setup(8))", why.full);
+	/* a deny some allow reaches; landlock_deny.c says what that loses */
+	denies = landlock_deny_check(rules, n, deny_why, sizeof(deny_why));
+	if (denies < 0)
+		die("%s", deny_why);
 	net_brief = landlock_net_brief(net, abi);
 	if (quiet)
 		return LAUNCH_ENGINE_LANDLOCK;
@@ -102,7 +104,6 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	else if (net_brief)
 		warn_msg("Landlock ABI %d confines %s; see 'corral status'",
 			 abi, landlock_net_confines(abi));
-	/* landlock_deny.c says what that loses */
 	if (denies)
 		warn_msg("Landlock cannot take rights away: each deny is made by "
 			 "allowing what is around it; see corral(1)");
@@ -474,8 +475,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		rules[i].deny = req->msg.deny[i];
 	}
 	engine = choose_engine(req->msg.engine, &net,
-			       req->msg.flags & LAUNCH_QUIET,
-			       landlock_denies(rules, n));
+			       req->msg.flags & LAUNCH_QUIET, rules, n);
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)
 		die("%s needs the bpf engine (Landlock reports no denials to "

@@ -62,6 +62,19 @@ rc=$?
 is "$rc:$(grep -c 'hard links' <<<"$got"):$(grep -c ': OK' <<<"$got")" "125:1:0" \
 	"a deny on a file with another hard link refuses to run (exit 125, one line), never reads it"
 
+# A hard link beside the way down to a deny, to a file inside it: a rule
+# on the link would be on the inode, and so open the denied path too; the
+# link goes without the denied rights instead (a cost, as the man page says)
+ln "$H/.ssh/id" "$H/id-link"
+got=$("$CORRAL" --engine=landlock -q --rx "$CORRAL_HELPERS" --ro "$H" \
+	--deny "$H/.ssh" -- "$PROBE" read "$H/.ssh/id" + read "$H/id-link" + \
+	read "$H/a.txt" 2>&1)
+is "$got" "read $H/.ssh/id: EACCES
+read $H/id-link: EACCES
+read $H/a.txt: OK" \
+	"a hard link beside the way to a denied file: the file stays denied, the link loses the denied rights"
+rm -f "$H/id-link"
+
 # --quiet leaves out the warning, not the deny
 got=$("$CORRAL" --engine=landlock -q --rx "$CORRAL_HELPERS" --rw "$H" \
 	--deny "$H/.ssh" -- "$PROBE" read "$H/.ssh/id" 2>&1)
