@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "corral_abi.h"
+#include "inode_way.h"
 #include "util.h"
 
 #define LANDLOCK_DENY_MAX_RULES 4096
@@ -189,15 +190,12 @@ static int expand_dir(struct expansion *x, int dirfd, const char *path,
  * skipped), which is what a walk by ".." sees.  A filesystem mounted
  * more than once gives an inode one such way per mount that shows it.
  */
-#define WALK_MAX 256            /* directories above a rule, at most */
 #define WAYS_MAX 16             /* mounts that show one inode, at most */
 #define PIN CORRAL_ACCESS_REMOVE        /* above a deny: its name */
 
 /* An inode and the directories above it up to "/", by one path. */
 struct walk {
-	dev_t dev[WALK_MAX];
-	ino_t ino[WALK_MAX];
-	size_t n;
+	struct inode_way up;
 	char mount[PATH_MAX];   /* the mount point it goes through */
 };
 
@@ -225,64 +223,19 @@ struct mount_line {
 	char point[PATH_MAX];
 };
 
-static bool walk_push(struct walk *w, const struct stat *st)
-{
-	if (w->n && w->dev[w->n - 1] == st->st_dev &&
-	    w->ino[w->n - 1] == st->st_ino)
-		return false;   /* ".." of "/" is "/" */
-	w->dev[w->n] = st->st_dev;
-	w->ino[w->n] = st->st_ino;
-	w->n++;
-	return true;
-}
-
-/* The directory a non-directory @fd was opened in, by its name. */
-static int parent_of(int fd)
-{
-	char path[PATH_MAX];
-	char *slash;
-
-	if (fd_name(fd, path, sizeof(path))[0] != '/')
-		return -1;
-	slash = strrchr(path, '/');
-	slash[slash == path] = '\0';
-	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
 /* Fills @w for @fd; 0 if the walk reached "/", else -1. */
 static int walk_up(int fd, struct walk *w)
 {
-	struct stat st;
-	int dir, r = -1;
-
-	w->n = 0;
-	if (fstat(fd, &st) < 0)
-		return -1;
-	walk_push(w, &st);
-	dir = S_ISDIR(st.st_mode) ? openat(fd, "..", O_PATH | O_CLOEXEC) :
-				    parent_of(fd);
-	while (dir >= 0 && w->n < WALK_MAX && fstat(dir, &st) == 0) {
-		int up;
-
-		if (!walk_push(w, &st)) {
-			r = 0;
-			break;
-		}
-		up = openat(dir, "..", O_PATH | O_CLOEXEC);
-		close(dir);
-		dir = up;
-	}
-	if (dir >= 0)
-		close(dir);
-	return r;
+	inode_way_up(fd, &w->up);
+	return w->up.whole ? 0 : -1;
 }
 
 /* Where on @w, from @from on, the inode @st is (0: it starts there). */
 static long walk_find(const struct walk *w, size_t from,
 		      const struct stat *st)
 {
-	for (size_t k = from; k < w->n; k++)
-		if (w->dev[k] == st->st_dev && w->ino[k] == st->st_ino)
+	for (size_t k = from; k < w->up.n; k++)
+		if (w->up.dev[k] == st->st_dev && w->up.ino[k] == st->st_ino)
 			return (long)k;
 	return -1;
 }
@@ -292,8 +245,8 @@ static size_t fork_at(const struct walk *w, const struct walk *c)
 {
 	size_t k = 0;
 
-	while (k < w->n && k < c->n && w->dev[k] == c->dev[k] &&
-	       w->ino[k] == c->ino[k])
+	while (k < w->up.n && k < c->up.n && w->up.dev[k] == c->up.dev[k] &&
+	       w->up.ino[k] == c->up.ino[k])
 		k++;
 	return k;
 }

@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inode_way.h"
 #include "util.h"
 
 #ifndef SYSCONFDIR
@@ -64,25 +65,17 @@ static const struct {
 };
 
 #define PROTECTED_MAX 16        /* UNDER_CONFIG counts twice */
-#define WAY_MAX 64              /* directories above a path, at most */
 
 struct path_set {
 	char path[PROTECTED_MAX][PATH_MAX];
 	size_t n;
 };
 
-/* An inode, and the directories above it up to "/" by "..". */
-struct way {
-	dev_t dev[WAY_MAX];
-	ino_t ino[WAY_MAX];
-	size_t n;
-	bool known;     /* false: the walk failed, assume it reaches */
-};
 
 /* A rule that may write: where it is, and whether a flag made it. */
 struct writer {
 	const struct policy_rule *rule;
-	struct way way;
+	struct inode_way way;
 };
 
 static void set_add(struct path_set *set, const char *dir, const char *rel)
@@ -130,60 +123,9 @@ static void protected_expand(const struct vars *vars, struct path_set *set)
 	}
 }
 
-static bool way_push(struct way *w, const struct stat *st)
-{
-	if (w->n && w->dev[w->n - 1] == st->st_dev &&
-	    w->ino[w->n - 1] == st->st_ino)
-		return false;   /* ".." of "/" is "/" */
-	w->dev[w->n] = st->st_dev;
-	w->ino[w->n] = st->st_ino;
-	w->n++;
-	return true;
-}
-
-/* The directory a non-directory @fd was opened in, by its name. */
-static int parent_of(int fd)
-{
-	char path[PATH_MAX];
-	char *slash;
-
-	if (fd_name(fd, path, sizeof(path))[0] != '/')
-		return -1;
-	slash = strrchr(path, '/');
-	slash[slash == path] = '\0';
-	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-/* Fills @w for @fd; w->known says whether the walk reached "/". */
-static void way_up(int fd, struct way *w)
-{
-	struct stat st;
-	int dir;
-
-	w->n = 0;
-	w->known = false;
-	if (fstat(fd, &st) < 0)
-		return;
-	way_push(w, &st);
-	dir = S_ISDIR(st.st_mode) ? openat(fd, "..", O_PATH | O_CLOEXEC) :
-				    parent_of(fd);
-	while (dir >= 0 && w->n < WAY_MAX && fstat(dir, &st) == 0) {
-		int up;
-
-		if (!way_push(w, &st)) {
-			w->known = true;
-			break;
-		}
-		up = openat(dir, "..", O_PATH | O_CLOEXEC);
-		close(dir);
-		dir = up;
-	}
-	if (dir >= 0)
-		close(dir);
-}
-
 /* Is the inode @w starts with on the way @up (itself or above it)? */
-static bool way_holds(const struct way *up, const struct way *w)
+static bool way_holds(const struct inode_way *up,
+		      const struct inode_way *w)
 {
 	for (size_t i = 0; i < up->n; i++)
 		if (up->dev[i] == w->dev[0] && up->ino[i] == w->ino[0])
@@ -191,7 +133,7 @@ static bool way_holds(const struct way *up, const struct way *w)
 	return false;
 }
 
-static bool same_inode(const struct way *a, const struct way *b)
+static bool same_inode(const struct inode_way *a, const struct inode_way *b)
 {
 	return a->n && b->n && a->dev[0] == b->dev[0] &&
 	       a->ino[0] == b->ino[0];
@@ -225,7 +167,7 @@ static size_t find_writers(const struct policy *policy, struct writer **out)
 			continue;       /* dropped or refused at launch */
 		w = xrealloc(w, n + 1, sizeof(*w));
 		w[n].rule = rule;
-		way_up(fd, &w[n].way);
+		inode_way_up(fd, &w[n].way);
 		close(fd);
 		n++;
 	}
@@ -237,20 +179,20 @@ static size_t find_writers(const struct policy *policy, struct writer **out)
  * Does an allow of @writers reach the path whose way is @pw?  *@named
  * gets the flag that names it exactly, if one does.
  */
-static bool reached(const struct way *pw, const struct writer *writers,
+static bool reached(const struct inode_way *pw, const struct writer *writers,
 		    size_t n, const struct policy_rule **named)
 {
 	bool reach = false;
 
 	*named = NULL;
 	for (size_t i = 0; i < n; i++) {
-		const struct way *rw = &writers[i].way;
+		const struct inode_way *rw = &writers[i].way;
 
 		if (from_flag(writers[i].rule) && same_inode(rw, pw)) {
 			*named = writers[i].rule;
 			return true;
 		}
-		if (!rw->known || !pw->known || way_holds(pw, rw) ||
+		if (!rw->whole || !pw->whole || way_holds(pw, rw) ||
 		    way_holds(rw, pw))
 			reach = true;
 	}
@@ -264,17 +206,17 @@ static bool reached(const struct way *pw, const struct writer *writers,
  */
 static void protect_one(struct policy *policy, const char *path,
 			const struct writer *writers, size_t n,
-			struct way *seen)
+			struct inode_way *seen)
 {
 	const struct policy_rule *named;
-	struct way pw;
+	struct inode_way pw;
 	int fd = open(path, O_PATH | O_CLOEXEC);
 
 	if (fd < 0)
 		return;         /* missing: see the top of this file */
-	way_up(fd, &pw);
+	inode_way_up(fd, &pw);
 	close(fd);
-	if (!pw.n || way_holds(seen, &pw) || seen->n == WAY_MAX)
+	if (!pw.n || way_holds(seen, &pw) || seen->n == INODE_WAY_MAX)
 		return;
 	seen->dev[seen->n] = pw.dev[0];
 	seen->ino[seen->n++] = pw.ino[0];
@@ -304,7 +246,7 @@ void protected_add(struct policy *policy, const struct vars *vars)
 {
 	static struct path_set set;
 	struct writer *writers = NULL;
-	struct way seen = { .n = 0 };
+	struct inode_way seen = { .n = 0 };
 	size_t n;
 
 	if (!may_write(policy))
