@@ -120,6 +120,18 @@ run "$CORRAL" --profile nosuch.profile -- true
 [[ $err == *"e.g. ./nosuch.profile)" ]] &&
 	ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" ||
 	not_ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" "$err"
+# an option's argument left out: getopt would take '--' as the path
+while IFS='|' read -r args want; do
+	# shellcheck disable=SC2086
+	run "$CORRAL" $args true
+	is "$rc:$err" "125:corral: $want" "corral $args: names what is missing"
+done <<'EOF_DASHES'
+--rx --|--rx: PATH missing before '--' (e.g. --rx PATH -- COMMAND)
+--ro --|--ro: PATH missing before '--' (e.g. --ro PATH -- COMMAND)
+--allow --|--allow: RIGHTS:PATH missing before '--' (e.g. --allow RIGHTS:PATH -- COMMAND)
+--profile --|--profile: NAME|FILE missing before '--' (e.g. --profile NAME|FILE -- COMMAND)
+--connect-tcp --|--connect-tcp: PORT missing before '--' (e.g. --connect-tcp PORT -- COMMAND)
+EOF_DASHES
 
 # ---- the build tree's profiles --------------------------------------
 
