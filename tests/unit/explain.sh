@@ -116,6 +116,22 @@ exec with read and exec from two rules names both, nearest first
 explain --ro $T --allow exec:$T/c --op exec $T/c/plain
 0 allowed: exec $T/c/plain (--allow exec:$T/c on the command line; --ro $T on the command line)
 
+a file that does not exist, no --op: asks for create, on its directory
+explain --ro $T $T/a/new
+1 denied: create $T/a/new (no rule grants create on $T/a or a directory above it; add: --allow create:$T/a or 'create = $T/a' in [filesystem])
+
+a file that does not exist, no --op, allowed: create, with the rule
+explain --rw $T $T/a/new
+0 allowed: create $T/a/new (--rw $T on the command line)
+
+a deny that would take the right away is named before the allow to add
+explain --ro $T --deny write:$T/a --op write $T/a/f
+1 denied: write $T/a/f (no rule grants write on $T/a/f or a directory above it; --deny write:$T/a on the command line would take it away: narrow that first, then add: --allow write:$T/a/f or 'write = $T/a/f' in [filesystem])
+
+a missing file under a deny of everything: create, the deny named first
+explain --ro $T --deny $T/a $T/a/new
+1 denied: create $T/a/new (no rule grants create on $T/a or a directory above it; --deny $T/a on the command line would take it away: narrow that first, then add: --allow create:$T/a or 'create = $T/a' in [filesystem])
+
 create is judged on the directory
 explain --allow create:$T/a --op create $T/a/new
 0 allowed: create $T/a/new (--allow create:$T/a on the command line)
