@@ -147,6 +147,21 @@ out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$T/corral" profiles 2
 	ok "a copy of the binary elsewhere does not read the build tree's profiles" ||
 	not_ok "a copy of the binary elsewhere does not read the build tree's profiles" "$out"
 
+# a user's git.profile that includes git extends the shipped one
+mkdir -p "$T/cfg/corral/profiles" &&
+	printf '[profile]\ninclude = git\n[filesystem]\nro = /etc/hostname\n' \
+		>"$T/cfg/corral/profiles/git.profile" || exit 1
+out=$(cd "$SRC" && env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" \
+	"$CORRAL" --print-profile=git 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [[ $out == *"# $T/cfg/corral/profiles/git.profile: "* &&
+	$out == *"# $SRC/profiles/git.profile: "* &&
+	$out == *$'\n'"ro = /etc/hostname "* ]] &&
+	ok "include = git in the user's own git.profile: the shipped one, not a cycle" ||
+	not_ok "include = git in the user's own git.profile: the shipped one, not a cycle" \
+		"exit $rc:" "$out"
+rm -f "$T/cfg/corral/profiles/git.profile"
+
 # ---- README's requirements, as .ci/run reads them ---------------------
 
 eval "$(sed -n '/^readme_pkgs() {/,/^}/p' "$SRC/.ci/run")"
