@@ -712,6 +712,7 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	if (opts->command == CORRAL_CMD_EXPLAIN)
 		return explain_run(opts, penv->vars.value[VAR_CWD], stdout);
 	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
+		policy_absolute(&opts->policy, penv->vars.value[VAR_CWD]);
 		profile_print(stdout, &opts->policy, &result);
 		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
 	}

@@ -195,6 +195,28 @@ void policy_add_optional(struct policy *policy, const char *path,
 	policy_append(policy, path, access, origin)->optional = true;
 }
 
+void policy_absolute(struct policy *policy, const char *cwd)
+{
+	for (size_t i = 0; cwd && i < policy->n_rules; i++) {
+		struct policy_rule *rule = &policy->rules[i];
+		const char *rel = rule->path;
+		char *abs;
+
+		if (rel[0] == '/')
+			continue;
+		while (rel[0] == '.' && rel[1] == '/')
+			for (rel += 2; *rel == '/'; rel++)
+				;
+		if (!strcmp(rel, ".") || !rel[0])
+			rel = "";
+		abs = xmalloc(strlen(cwd) + strlen(rel) + 2);
+		sprintf(abs, "%s%s%s", cwd, rel[0] && strcmp(cwd, "/") ? "/" :
+			"", rel);
+		free(rule->path);
+		rule->path = abs;
+	}
+}
+
 void policy_add_deny(struct policy *policy, const char *path, uint32_t deny,
 		     bool optional, const char *origin)
 {

@@ -242,6 +242,12 @@ void policy_add_optional(struct policy *policy, const char *path,
 /* A deny rule: @deny rights are taken away beneath @path. */
 void policy_add_deny(struct policy *policy, const char *path, uint32_t deny,
 		     bool optional, const char *origin);
+/*
+ * Each rule whose path is relative (a flag's: profiles refuse them)
+ * made absolute from @cwd, "./" dropped, so that --print-profile's
+ * output reads back from any directory.  @cwd NULL: left as they are.
+ */
+void policy_absolute(struct policy *policy, const char *cwd);
 /* Appends a copy of @rule (allow or deny, optional or not). */
 void policy_copy_rule(struct policy *policy, const struct policy_rule *rule);
 /* Does any rule deny? */

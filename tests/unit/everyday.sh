@@ -79,6 +79,16 @@ is "$rc:$err" "0:" "a profile saying quiet = yes: no warning"
 out=$("$CORRAL" --print-profile="$T/q.profile" 2>&1)
 [[ $out == *"quiet = yes"* ]] && ok "--print-profile shows quiet = yes" ||
 	not_ok "--print-profile shows quiet = yes" "$out"
+# relative flags: printed absolute, so the output reads back anywhere
+mkdir -p "$T/rel/sub" || exit 1
+(cd "$T/rel" && "$CORRAL" --ro . --rw ./sub --deny write:sub \
+	--print-profile >"$T/rel.profile" 2>&1)
+out=$(cd / && "$CORRAL" check "$T/rel.profile" 2>&1)
+is "$?:$out" "0:$T/rel.profile: ok" \
+	"--print-profile with relative flags: its output passes check from /"
+is "$(grep -E '^(ro|rw|deny) ' "$T/rel.profile" | cut -d';' -f1 | tr -s ' ')" \
+	"ro = $T/rel "$'\n'"rw = $T/rel/sub "$'\n'"deny = write:$T/rel/sub " \
+	"--print-profile with relative flags: the paths from the current directory"
 
 # argv[0] mode: a link named true runs the real true under true.profile
 mkdir -p "$T/bin" "$T/profiles"
