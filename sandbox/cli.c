@@ -632,6 +632,13 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 			policy_set(&merged, i, flags->sandbox.value[i],
 				   flags->sandbox.origin[i]);
 	default_net(&merged, opts);
+	if (policy_imply_udp_bind(&merged) < 0) {
+		warn_msg("bind-udp = 0, implied by connect-udp: more than %d "
+			 "network rules (add 'bind-udp = 0' yourself in place "
+			 "of another)", POLICY_MAX_NET_RULES);
+		policy_free(&merged);
+		return -ENOSPC;
+	}
 	policy_free(&opts->policy);
 	opts->policy = merged;
 	return 0;

@@ -269,6 +269,16 @@ void policy_add_unset(struct policy *policy, const char *name,
 int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
 		   const char *origin);
 /*
+ * A connect-udp rule implies bind-udp = 0 (an ephemeral port, any
+ * address) when no bind-udp rule covers port 0: a send from a socket
+ * never bound binds one, which Landlock (ABI 10's rule) and the bpf
+ * engine judge as a bind to port 0, so every such send would fail.
+ * 0, or -ENOSPC.
+ */
+#define POLICY_UDP_BIND_IMPLIED "implied by connect-udp: a send from an " \
+				"unbound socket binds port 0"
+int policy_imply_udp_bind(struct policy *policy);
+/*
  * Adds a rule on a host name, to be resolved at launch; like
  * policy_add_net(), it implies net = rules.
  */
