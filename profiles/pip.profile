@@ -22,8 +22,8 @@ include = network
 include = secrets
 
 [filesystem]
-rw = -${XDG_CACHE_HOME}/pip      ; the wheel and HTTP cache
-     -${HOME}/.local             ; pip install --user
+cache = -${XDG_CACHE_HOME}/pip   ; the wheel and HTTP cache (made if missing)
+rw = -${HOME}/.local             ; pip install --user
 rx = -${PROJECT}/.venv/bin       ; the venv's scripts: .venv/bin/pip
 ro = -${XDG_CONFIG_HOME}/pip     ; pip.conf
      -${HOME}/.pip

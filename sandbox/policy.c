@@ -180,6 +180,7 @@ static struct policy_rule *policy_append(struct policy *policy,
 	rule->deny = 0;
 	rule->origin = xstrdup(origin);
 	rule->optional = false;
+	rule->cache = 0;
 	return rule;
 }
 
@@ -233,6 +234,7 @@ void policy_copy_rule(struct policy *policy, const struct policy_rule *rule)
 
 	copy->deny = rule->deny;
 	copy->optional = rule->optional;
+	copy->cache = rule->cache;
 }
 
 bool policy_has_deny(const struct policy *policy)

@@ -57,6 +57,8 @@ struct policy_rule {
 	uint32_t deny;     /* enum corral_access bits denied (deny rules) */
 	char *origin;      /* "--rw on the command line", "profile x.profile:7" */
 	bool optional;     /* "-" prefix: skipped if the path does not exist */
+	size_t cache;      /* cache = PATH: the length of the ${HOME} it is
+			      below, made if missing (cache_dir.h); or 0 */
 };
 
 /* A rule whose path the launcher opened O_PATH, ready for an engine. */
