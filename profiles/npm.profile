@@ -21,8 +21,8 @@ include = network
 include = secrets
 
 [filesystem]
-rw = ${HOME}/.npm                ; the cache, logs and _npx
-     -${XDG_CACHE_HOME}/node-gyp ; headers for native modules
+cache = ${HOME}/.npm             ; the cache, logs and _npx (made if missing)
+rw = -${XDG_CACHE_HOME}/node-gyp ; headers for native modules
 ro = -${HOME}/.npmrc
      -/etc/npmrc
      -${XDG_CONFIG_HOME}/npm

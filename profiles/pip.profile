@@ -4,7 +4,8 @@
 #   corral --profile pip -- .venv/bin/pip install -r requirements.txt
 #
 # Everything python3.profile allows (the project, ${PROJECT}, writable),
-# plus pip's cache and configuration.  pip install --user writes ~/.local: that
+# plus pip's cache and configuration, and running the scripts of a venv
+# in the project (.venv/bin/pip; its python links to /usr/bin).  pip install --user writes ~/.local: that
 # is allowed when ~/.local exists, and it is where every later Python run
 # looks for modules, so consider installing into a venv in the project
 # instead and removing the ~/.local line from a copy of this profile.
@@ -21,8 +22,9 @@ include = network
 include = secrets
 
 [filesystem]
-rw = -${XDG_CACHE_HOME}/pip      ; the wheel and HTTP cache
-     -${HOME}/.local             ; pip install --user
+cache = -${XDG_CACHE_HOME}/pip   ; the wheel and HTTP cache (made if missing)
+rw = -${HOME}/.local             ; pip install --user
+rx = -${PROJECT}/.venv/bin       ; the venv's scripts: .venv/bin/pip
 ro = -${XDG_CONFIG_HOME}/pip     ; pip.conf
      -${HOME}/.pip
      -/etc/pip.conf

@@ -351,11 +351,11 @@ int bpf_admin_setup(bool debug)
 	int n_hooks = 0;
 
 	libbpf_set_print(debug ? print_libbpf : quiet_libbpf);
-	if (!bpf_lsm_active(why, sizeof(why)))
-		die("setup: %s", why);
 	if (geteuid() != 0)
 		die("setup: loading the programs needs root (run it as root, or "
 		    "enable corral-setup.service)");
+	if (!bpf_lsm_active(why, sizeof(why)))
+		die("setup: %s", why);
 	if (bpf_engine_pinned()) {
 		printf("corral: already set up (" CORRAL_PIN_DIR ")\n");
 		return 0;
@@ -518,6 +518,9 @@ int bpf_admin_teardown(bool force)
 	char why[256];
 	int n;
 
+	if (geteuid() != 0)
+		die("teardown: unpinning the programs needs root (run it as "
+		    "root)");
 	if (!bpf_lsm_active(why, sizeof(why)))
 		die("teardown: %s", why);
 	if (access(CORRAL_PIN_DIR, F_OK) < 0) {

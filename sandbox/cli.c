@@ -479,9 +479,52 @@ static int short_option(int opt)
 	}
 }
 
+/* What an option's argument is, as --help names it. */
+static const char *argument_name(int opt)
+{
+	switch (opt) {
+	case OPT_ALLOW:
+		return "RIGHTS:PATH";
+	case OPT_PROFILE:
+		return "NAME|FILE";
+	case OPT_CONNECT_TCP:
+	case OPT_BIND_TCP:
+	case OPT_CONNECT_UDP:
+	case OPT_BIND_UDP:
+		return "PORT";
+	case OPT_ENGINE:
+	case OPT_NET:
+	case OPT_OP:
+		return "value";
+	case OPT_OUTPUT:
+		return "FILE";
+	case OPT_BASE:
+		return "PROFILE";
+	default:
+		return "PATH";
+	}
+}
+
+/*
+ * getopt_long takes the word after an option as its argument, even
+ * "--": "--rx -- make" would allow a directory named "--" and then find
+ * no command.  Say what is missing instead.
+ */
+static int argument_is_dashes(int opt, int index)
+{
+	const char *name = index >= 0 ? long_options[index].name : "o";
+
+	if (!optarg || strcmp(optarg, "--"))
+		return 0;
+	warn_msg("-%s%s: %s missing before '--' (e.g. %s%s %s -- COMMAND)",
+		 index >= 0 ? "-" : "", name, argument_name(opt),
+		 index >= 0 ? "--" : "-", name, argument_name(opt));
+	return -EINVAL;
+}
+
 int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 {
-	int opt;
+	int opt, index = -1;
 
 	memset(opts, 0, sizeof(*opts));
 	if (invoked_as_other(argc, argv, opts))
@@ -503,8 +546,12 @@ int cli_parse(int argc, char **argv, struct corral_opts *opts, FILE *out)
 	}
 	/* '+': options end at COMMAND, whose own options are its business. */
 	while ((opt = getopt_long(argc, argv, "+o:hVq", long_options,
-				  NULL)) != -1) {
-		int r = parse_option(short_option(opt), opts, out);
+				  &index)) != -1) {
+		int r = argument_is_dashes(short_option(opt), index);
+
+		if (r == 0)
+			r = parse_option(short_option(opt), opts, out);
+		index = -1;
 
 		if (r < 0)
 			return r;
@@ -585,6 +632,13 @@ int cli_load_profiles(struct corral_opts *opts, const struct profile_env *env,
 			policy_set(&merged, i, flags->sandbox.value[i],
 				   flags->sandbox.origin[i]);
 	default_net(&merged, opts);
+	if (policy_imply_udp_bind(&merged) < 0) {
+		warn_msg("bind-udp = 0, implied by connect-udp: more than %d "
+			 "network rules (add 'bind-udp = 0' yourself in place "
+			 "of another)", POLICY_MAX_NET_RULES);
+		policy_free(&merged);
+		return -ENOSPC;
+	}
 	policy_free(&opts->policy);
 	opts->policy = merged;
 	return 0;

@@ -148,6 +148,13 @@ void explain_print_denial(FILE *out, const struct explain_judged *j,
 		fprintf(out, "no rule grants %s on %s or a directory above "
 			"it; ", rights_format(ungranted, names, sizeof(names)),
 			j->path);
+		/* an allow beneath a deny is taken away too: say so first */
+		if (ungranted & j->v.deny) {
+			explain_print_cited(out, j->v.denied, j->v.n_denied,
+					    true);
+			fputs(" would take it away: narrow that first, then ",
+			      out);
+		}
 		explain_print_hint(out, ungranted, where);
 		return;
 	}
@@ -177,10 +184,27 @@ static const struct explain_op *find_op(const char *name)
 	return NULL;
 }
 
+/* What is judged for @op: the entry, or the directory holding it. */
+static void set_object(const struct explain_op *op, struct target *t)
+{
+	struct stat st;
+
+	snprintf(t->object, sizeof(t->object), "%s", t->resolved);
+	if (op->on_parent) {
+		char *slash = strrchr(t->object, '/');
+
+		slash[slash == t->object] = '\0';
+	}
+	t->is_dir = t->is_dev = false;
+	if (lstat(t->object, &st) == 0) {
+		t->is_dir = S_ISDIR(st.st_mode);
+		t->is_dev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+	}
+}
+
 static int resolve_target(const char *arg, const char *cwd,
 			  const struct explain_op *op, struct target *t)
 {
-	struct stat st;
 	int r;
 
 	t->arg = arg;
@@ -189,16 +213,7 @@ static int resolve_target(const char *arg, const char *cwd,
 	if (r < 0)
 		return error_errno(r, "explain: %s: cannot resolve the path "
 				   "as open(2) would", arg);
-	snprintf(t->object, sizeof(t->object), "%s", t->resolved);
-	if (op->on_parent) {
-		char *slash = strrchr(t->object, '/');
-
-		slash[slash == t->object] = '\0';
-	}
-	if (lstat(t->object, &st) == 0) {
-		t->is_dir = S_ISDIR(st.st_mode);
-		t->is_dev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
-	}
+	set_object(op, t);
 	return 0;
 }
 
@@ -415,5 +430,10 @@ int explain_run(struct corral_opts *opts, const char *cwd, FILE *out)
 	}
 	if (resolve_target(arg, cwd, op, &t) < 0)
 		return CORRAL_EXIT_FAILURE;
+	/* nothing to read yet: what a user means is making it */
+	if (!t.exists && !opts->explain_op) {
+		op = find_op("create");
+		set_object(op, &t);
+	}
 	return judge_files(out, opts, op, &t, cwd);
 }

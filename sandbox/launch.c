@@ -355,6 +355,31 @@ static _Noreturn void exec_command(const char *found, char **argv,
 }
 
 /*
+ * A PATH entry execvp would pass over because the sandbox refused it
+ * (EACCES where the file's mode lets the user run it: a pyenv shim
+ * outside the profile), added to @list, ", "-separated.
+ */
+static void note_refused(char *list, size_t size, const char *file, int err)
+{
+	size_t used = strlen(list);
+
+	if (err != EACCES || access(file, X_OK) < 0 || used + 3 >= size)
+		return;
+	snprintf(list + used, size - used, "%s%s", used ? ", " : "", file);
+}
+
+/* Names the entries of @list in one line before the next one is tried. */
+static void say_refused(const char *name, char *list)
+{
+	if (!list[0])
+		return;
+	warn_msg("%s: skipped %s in PATH: the sandbox cannot execute it (give "
+		 "its directory rx in %s.profile, or take it out of PATH)",
+		 name, list, name);
+	list[0] = '\0';
+}
+
+/*
  * argv[0] mode: @first is the program the parser found for the name we
  * were run as; argv[0] stays that name, so that the program's messages
  * say "tar:" as typed.  When @first cannot run (a shim the profile does
@@ -368,7 +393,7 @@ static _Noreturn void exec_named(const char *first, char **argv, char **envp)
 	const char *name = strrchr(first, '/') + 1;
 	const char *cursor = getenv("PATH");
 	const char *refused = NULL;
-	char file[PATH_MAX];
+	char file[PATH_MAX], skipped[PATH_MAX] = "";
 	struct stat self;
 
 	if (stat("/proc/self/exe", &self) < 0)
@@ -381,15 +406,18 @@ static _Noreturn void exec_named(const char *first, char **argv, char **envp)
 		exec_failed(argv[0], first, errno);
 	if (errno == EACCES)
 		refused = first;
+	note_refused(skipped, sizeof(skipped), first, errno);
 	while (!cli_path_next(name, &cursor, &self, PATH_SKIP_UNCERTAIN, file,
 			      sizeof(file))) {
 		if (!strcmp(file, first))
 			continue;
+		say_refused(argv[0], skipped);
 		execvpe(file, argv, envp);
 		if (!execvp_goes_on(errno))
 			exec_failed(argv[0], file, errno);
 		if (errno == EACCES && !refused)
 			refused = xstrdup(file);
+		note_refused(skipped, sizeof(skipped), file, errno);
 	}
 	exec_failed(argv[0], refused ? refused : first,
 		    refused ? EACCES : ENOENT);

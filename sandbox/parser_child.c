@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache_dir.h"
 #include "cli.h"
 #include "command_found.h"
 #include "expand.h"
@@ -250,7 +251,8 @@ static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
 	char names[128];
 
 	*fd = open(rule->path, O_PATH | O_CLOEXEC);
-	if (*fd < 0 && errno == ENOENT && rule->optional)
+	/* a cache not made yet (explain): a launch makes it first */
+	if (*fd < 0 && errno == ENOENT && (rule->optional || rule->cache))
 		return RULE_DROPPED;
 	if (*fd < 0) {
 		warn_msg("%s: %s (%s)%s", rule->path, strerror(errno),
@@ -349,8 +351,8 @@ static size_t rules_fd_room(void)
  * a launch would, in the same words: each rule opened as the user (see
  * open_rule), the limits on rules and on variables to unset.  Kept
  * rules get their rights in msg->access and their fds sent to @sock
- * LAUNCH_FDS_PER_MSG at a time (closed at once when @sock is -1).
- * Every refusal is said; returns how many.
+ * LAUNCH_FDS_PER_MSG at a time (closed at once when @sock is -1, and
+ * no cache = directory made).  Every refusal is said; returns how many.
  */
 static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
 			 int sock, uint32_t *kept)
@@ -376,6 +378,10 @@ static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
 				 "leaves room for");
 			refused++;
 			break;
+		}
+		if (rule->cache && sock >= 0 && cache_dir_make(rule) < 0) {
+			refused++;
+			continue;
 		}
 		switch (open_rule(rule, fd, &msg->access[n], &msg->deny[n])) {
 		case RULE_KEPT:
@@ -712,6 +718,7 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	if (opts->command == CORRAL_CMD_EXPLAIN)
 		return explain_run(opts, penv->vars.value[VAR_CWD], stdout);
 	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
+		policy_absolute(&opts->policy, penv->vars.value[VAR_CWD]);
 		profile_print(stdout, &opts->policy, &result);
 		return fflush(stdout) ? CORRAL_EXIT_FAILURE : 0;
 	}

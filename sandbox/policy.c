@@ -180,6 +180,7 @@ static struct policy_rule *policy_append(struct policy *policy,
 	rule->deny = 0;
 	rule->origin = xstrdup(origin);
 	rule->optional = false;
+	rule->cache = 0;
 	return rule;
 }
 
@@ -193,6 +194,28 @@ void policy_add_optional(struct policy *policy, const char *path,
 			 uint32_t access, const char *origin)
 {
 	policy_append(policy, path, access, origin)->optional = true;
+}
+
+void policy_absolute(struct policy *policy, const char *cwd)
+{
+	for (size_t i = 0; cwd && i < policy->n_rules; i++) {
+		struct policy_rule *rule = &policy->rules[i];
+		const char *rel = rule->path;
+		char *abs;
+
+		if (rel[0] == '/')
+			continue;
+		while (rel[0] == '.' && rel[1] == '/')
+			for (rel += 2; *rel == '/'; rel++)
+				;
+		if (!strcmp(rel, ".") || !rel[0])
+			rel = "";
+		abs = xmalloc(strlen(cwd) + strlen(rel) + 2);
+		sprintf(abs, "%s%s%s", cwd, rel[0] && strcmp(cwd, "/") ? "/" :
+			"", rel);
+		free(rule->path);
+		rule->path = abs;
+	}
 }
 
 void policy_add_deny(struct policy *policy, const char *path, uint32_t deny,
@@ -211,6 +234,7 @@ void policy_copy_rule(struct policy *policy, const struct policy_rule *rule)
 
 	copy->deny = rule->deny;
 	copy->optional = rule->optional;
+	copy->cache = rule->cache;
 }
 
 bool policy_has_deny(const struct policy *policy)
@@ -286,6 +310,32 @@ int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
 	policy->net_origin[policy->n_net++] = xstrdup(origin);
 	imply_rules(policy, origin);
 	return 0;
+}
+
+/* Whether a rule (an address's or a host name's) has op @op on port 0 or
+ * any port (@port0), or at all. */
+static bool has_net_op(const struct policy *policy, uint8_t op, bool port0)
+{
+	for (size_t i = 0; i < policy->n_net; i++)
+		if (policy->net[i].op == op &&
+		    (!port0 || policy->net[i].port_lo == 0))
+			return true;
+	for (size_t i = 0; i < policy->n_hosts; i++)
+		if (policy->hosts[i].rule.op == op &&
+		    (!port0 || policy->hosts[i].rule.port_lo == 0))
+			return true;
+	return false;
+}
+
+int policy_imply_udp_bind(struct policy *policy)
+{
+	const struct policy_net_rule any0 = { .op = CORRAL_NET_BIND_UDP };
+
+	if (policy->net_mode != POLICY_NET_RULES ||
+	    !has_net_op(policy, CORRAL_NET_CONNECT_UDP, false) ||
+	    has_net_op(policy, CORRAL_NET_BIND_UDP, true))
+		return 0;
+	return policy_add_net(policy, &any0, POLICY_UDP_BIND_IMPLIED);
 }
 
 void policy_add_host(struct policy *policy, const char *name,

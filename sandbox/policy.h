@@ -57,6 +57,8 @@ struct policy_rule {
 	uint32_t deny;     /* enum corral_access bits denied (deny rules) */
 	char *origin;      /* "--rw on the command line", "profile x.profile:7" */
 	bool optional;     /* "-" prefix: skipped if the path does not exist */
+	size_t cache;      /* cache = PATH: the length of the ${HOME} it is
+			      below, made if missing (cache_dir.h); or 0 */
 };
 
 /* A rule whose path the launcher opened O_PATH, ready for an engine. */
@@ -242,6 +244,12 @@ void policy_add_optional(struct policy *policy, const char *path,
 /* A deny rule: @deny rights are taken away beneath @path. */
 void policy_add_deny(struct policy *policy, const char *path, uint32_t deny,
 		     bool optional, const char *origin);
+/*
+ * Each rule whose path is relative (a flag's: profiles refuse them)
+ * made absolute from @cwd, "./" dropped, so that --print-profile's
+ * output reads back from any directory.  @cwd NULL: left as they are.
+ */
+void policy_absolute(struct policy *policy, const char *cwd);
 /* Appends a copy of @rule (allow or deny, optional or not). */
 void policy_copy_rule(struct policy *policy, const struct policy_rule *rule);
 /* Does any rule deny? */
@@ -262,6 +270,16 @@ void policy_add_unset(struct policy *policy, const char *name,
  */
 int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
 		   const char *origin);
+/*
+ * A connect-udp rule implies bind-udp = 0 (an ephemeral port, any
+ * address) when no bind-udp rule covers port 0: a send from a socket
+ * never bound binds one, which Landlock (ABI 10's rule) and the bpf
+ * engine judge as a bind to port 0, so every such send would fail.
+ * 0, or -ENOSPC.
+ */
+#define POLICY_UDP_BIND_IMPLIED "implied by connect-udp: a send from an " \
+				"unbound socket binds port 0"
+int policy_imply_udp_bind(struct policy *policy);
 /*
  * Adds a rule on a host name, to be resolved at launch; like
  * policy_add_net(), it implies net = rules.

@@ -210,7 +210,9 @@ void profile_include(struct frame *f, const char *value)
 						  : relative_to(f->path, spec);
 		name = xstrdup(path);
 	} else {
-		path = profile_find(ld->env, spec);
+		const struct profile_file *self = &ld->result->files[f->file];
+
+		path = profile_find_after(ld->env, spec, self->dev, self->ino);
 		if (!path) {
 			where = profile_search_text(ld->env);
 			error_at(f, "include '%s': no %s.profile in %s (see "

@@ -77,6 +77,13 @@ char *profile_search_text(const struct profile_env *env);
 
 /* Path of profile @name (no '/') in the search path, malloc'd, or NULL. */
 char *profile_find(const struct profile_env *env, const char *name);
+/*
+ * As profile_find, for an include in the file @dev/@ino: when that file
+ * is NAME.profile on the search path, the next one after it (the one it
+ * shadows), so that a user's git.profile can say 'include = git'.
+ */
+char *profile_find_after(const struct profile_env *env, const char *name,
+			 dev_t dev, ino_t ino);
 
 /*
  * Reads profile @spec (a NAME, or a FILE when it contains a '/') and its

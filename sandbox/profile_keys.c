@@ -257,6 +257,27 @@ static void on_deny(struct frame *f, const char *value, bool optional)
 	add_path(f, 0, deny, colon + 1, optional);
 }
 
+/*
+ * cache = PATH: rw, and made (0700, as the user) when missing at launch,
+ * if below ${HOME}: only a directory of the user's own is made (an
+ * ${XDG_CACHE_HOME} elsewhere is a plain rw rule).
+ */
+static void on_cache(struct frame *f, const char *value, bool optional)
+{
+	struct policy *policy = f->ld->policy;
+	const char *home = f->ld->env->vars->value[VAR_HOME];
+	size_t n = policy->n_rules, len = home ? strlen(home) : 0;
+	const char *path;
+
+	add_path(f, CORRAL_GROUP_RW, 0, value, optional);
+	if (policy->n_rules == n || !len)
+		return;
+	path = policy->rules[n].path;
+	if (!strncmp(path, home, len) && path[len] == '/' && path[len + 1] &&
+	    !strstr(path + len, "/.."))
+		policy->rules[n].cache = len;
+}
+
 static void on_rights(struct frame *f, const char *name, const char *value,
 		      bool optional)
 {
@@ -272,6 +293,10 @@ static void on_rights(struct frame *f, const char *name, const char *value,
 	list[n] = '\0';
 	if (!strcmp(list, "deny")) {
 		on_deny(f, value, optional);
+		return;
+	}
+	if (!strcmp(list, "cache")) {
+		on_cache(f, value, optional);
 		return;
 	}
 	if (rights_parse(list, &access, &bad) < 0) {

@@ -90,8 +90,12 @@ char *profile_search_text(const struct profile_env *env)
 	return out;
 }
 
-char *profile_find(const struct profile_env *env, const char *name)
+char *profile_find_after(const struct profile_env *env, const char *name,
+			 dev_t dev, ino_t ino)
 {
+	char *first = NULL;
+	bool past_self = false;
+
 	for (size_t i = 0; i < env->n_search; i++) {
 		char path[PATH_MAX];
 		struct stat st;
@@ -99,8 +103,23 @@ char *profile_find(const struct profile_env *env, const char *name)
 		if (snprintf(path, sizeof(path), "%s/%s.profile",
 			     env->search[i], name) >= (int)sizeof(path))
 			continue;
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (st.st_dev == dev && st.st_ino == ino) {
+			past_self = true;   /* the one it shadows comes next */
+			continue;
+		}
+		if (past_self || !dev) {
+			free(first);
 			return xstrdup(path);
+		}
+		if (!first)
+			first = xstrdup(path);
 	}
-	return NULL;
+	return first;
+}
+
+char *profile_find(const struct profile_env *env, const char *name)
+{
+	return profile_find_after(env, name, 0, 0);
 }

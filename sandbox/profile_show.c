@@ -165,7 +165,7 @@ char *profile_comment_text(const char *text, size_t max)
 static void print_rule(FILE *out, const struct policy_rule *rule)
 {
 	char names[128], denied[136] = "";
-	const char *key = rule->deny ? "deny" :
+	const char *key = rule->deny ? "deny" : rule->cache ? "cache" :
 			  profile_rights_key(rule->access, names,
 					     sizeof(names));
 	_cleanup_free_ char *value = NULL;

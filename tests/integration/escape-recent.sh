@@ -351,16 +351,18 @@ is "$left; $got" "0; read $R/f201: OK" \
 
 # ---- 2. UDP -----------------------------------------------------------------
 #
-# Under --connect-udp 127.0.0.1:53 alone, a send from an unbound socket
-# binds an ephemeral port, judged as bind-udp 0 (bpf/net.bpf.c judge_autobind),
-# which is not granted: every route of a send with an address is EACCES.
+# Under --connect-udp 127.0.0.1:53 with a bind-udp rule that does not
+# cover port 0 (without one, corral implies bind-udp 0), a send from an
+# unbound socket binds an ephemeral port, judged as bind-udp 0
+# (bpf/net.bpf.c judge_autobind), which is not granted: every route of a
+# send with an address is EACCES.
 
 L=127.0.0.1
 UOPS="udp-sendmsg $L 53 + udp-sendmmsg $L 53 + udp-uring-sendmsg $L 53 + udp-uring-send $L 53 + udp-unspec-sendto $L 53 + udp-sendmsg ::ffff:$L 53 + udp-sendmsg ::1 53"
 control "UDP sends with an address: sendmsg, sendmmsg, io_uring SENDMSG and SEND, AF_UNSPEC connect then sendto, v4-mapped, IPv6" \
 	"$ATK" "$UOPS" OK OK OK OK OK OK OK
 t "UDP from an unbound socket without bind-udp 0: sendmsg, sendmmsg, io_uring SENDMSG and SEND (addr2), AF_UNSPEC connect then sendto, v4-mapped, IPv6 are EACCES" \
-	"--connect-udp $L:53" "$ATK" "$UOPS" EACCES EACCES EACCES EACCES EACCES EACCES EACCES
+	"--connect-udp $L:53 --bind-udp 7000" "$ATK" "$UOPS" EACCES EACCES EACCES EACCES EACCES EACCES EACCES
 t "with bind-udp 0 granted the same sends work (IPv6 ::1 has no rule: EACCES)" \
 	"--connect-udp $L:53 --bind-udp 0" "$ATK" "$UOPS" OK OK OK OK OK OK EACCES
 
@@ -368,7 +370,7 @@ NOADDR="udp-noaddr-bound $L 53 + udp-noaddr-sendto $L 53 + udp-noaddr-sendto ::f
 control "send() without an address binds the socket (then fails: no peer); sendto then works; sendfile first" \
 	"$ATK" "$NOADDR" bound OK OK OK
 t "send() without an address does not bind an unbound UDP socket without bind-udp 0, and a sendto after it is EACCES" \
-	"--connect-udp $L:53" "$ATK" "udp-noaddr-bound $L 53 + udp-noaddr-sendto $L 53 + udp-noaddr-sendto ::ffff:$L 53" \
+	"--connect-udp $L:53 --bind-udp 7000" "$ATK" "udp-noaddr-bound $L 53 + udp-noaddr-sendto $L 53 + udp-noaddr-sendto ::ffff:$L 53" \
 	unbound EACCES EACCES
 # Before 6.5, sendfile(2) to a socket reaches inet_sendpage, which binds
 # the socket (inet_send_prepare) with no LSM hook on the way.
@@ -376,7 +378,7 @@ todo=
 [ "$(printf '%s\n6.5\n' "$(uname -r | cut -d- -f1)" | sort -V | head -n1)" != 6.5 ] &&
 	todo="todo:before 6.5, sendfile(2) to a UDP socket binds it in inet_sendpage with no LSM hook on the way (no socket_sendmsg)"
 t ${todo:+"$todo"} "sendfile(2) to an unbound UDP socket does not bind it: a sendto after it is EACCES" \
-	"--connect-udp $L:53" "$ATK" "udp-sendfile-sendto $L 53" EACCES
+	"--connect-udp $L:53 --bind-udp 7000" "$ATK" "udp-sendfile-sendto $L 53" EACCES
 
 # A socket made (and connected, so bound) outside, inherited as fd 3:
 # sendto another address is judged by connect-udp.

@@ -104,9 +104,9 @@ op sendto-udp 127.0.0.1 5001            OK
 op connect-udp 127.0.0.1 5002           EACCES
 op sendto-udp ::1 5003                  EACCES
 
-scenario a UDP connect or send on an unbound socket binds a port: bind-udp 0
+scenario a UDP connect or send on an unbound socket binds port 0: refused under a bind-udp rule without port 0 (with no bind-udp rule, corral implies bind-udp 0; kernel Landlock does not)
 abi 10
-rules --connect-udp 5001
+rules --connect-udp 5001 --bind-udp 7000
 op connect-udp 127.0.0.1 5001           EACCES
 op sendto-udp 127.0.0.1 5001            EACCES
 op sendto-udp ::1 5001                  EACCES

@@ -191,8 +191,8 @@ expect_net corral "connect-udp allows connect and sendto to its port only" \
 	"connect-udp $L 53 + sendto-udp $L 53 + sendto-udp $L 54 + connect-udp $L 54 + sendto-udp ::1 53" \
 	"OK OK EACCES EACCES EACCES"
 
-expect_net corral "a UDP connect or send binds an unbound socket: it needs bind-udp 0, as under Landlock" \
-	"--connect-udp $L:53" \
+expect_net corral "a UDP connect or send binds an unbound socket: it needs bind-udp 0, as under Landlock (a bind-udp rule without port 0: none implied)" \
+	"--connect-udp $L:53 --bind-udp 7000" \
 	"connect-udp $L 53 + sendto-udp $L 53 + sendto-udp ::1 53" \
 	"EACCES EACCES EACCES"
 

@@ -79,6 +79,16 @@ is "$rc:$err" "0:" "a profile saying quiet = yes: no warning"
 out=$("$CORRAL" --print-profile="$T/q.profile" 2>&1)
 [[ $out == *"quiet = yes"* ]] && ok "--print-profile shows quiet = yes" ||
 	not_ok "--print-profile shows quiet = yes" "$out"
+# relative flags: printed absolute, so the output reads back anywhere
+mkdir -p "$T/rel/sub" || exit 1
+(cd "$T/rel" && "$CORRAL" --ro . --rw ./sub --deny write:sub \
+	--print-profile >"$T/rel.profile" 2>&1)
+out=$(cd / && "$CORRAL" check "$T/rel.profile" 2>&1)
+is "$?:$out" "0:$T/rel.profile: ok" \
+	"--print-profile with relative flags: its output passes check from /"
+is "$(grep -E '^(ro|rw|deny) ' "$T/rel.profile" | cut -d';' -f1 | tr -s ' ')" \
+	"ro = $T/rel "$'\n'"rw = $T/rel/sub "$'\n'"deny = write:$T/rel/sub " \
+	"--print-profile with relative flags: the paths from the current directory"
 
 # argv[0] mode: a link named true runs the real true under true.profile
 mkdir -p "$T/bin" "$T/profiles"
@@ -120,6 +130,18 @@ run "$CORRAL" --profile nosuch.profile -- true
 [[ $err == *"e.g. ./nosuch.profile)" ]] &&
 	ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" ||
 	not_ok "--profile nosuch.profile: the FILE hint is ./nosuch.profile, not .profile.profile" "$err"
+# an option's argument left out: getopt would take '--' as the path
+while IFS='|' read -r args want; do
+	# shellcheck disable=SC2086
+	run "$CORRAL" $args true
+	is "$rc:$err" "125:corral: $want" "corral $args: names what is missing"
+done <<'EOF_DASHES'
+--rx --|--rx: PATH missing before '--' (e.g. --rx PATH -- COMMAND)
+--ro --|--ro: PATH missing before '--' (e.g. --ro PATH -- COMMAND)
+--allow --|--allow: RIGHTS:PATH missing before '--' (e.g. --allow RIGHTS:PATH -- COMMAND)
+--profile --|--profile: NAME|FILE missing before '--' (e.g. --profile NAME|FILE -- COMMAND)
+--connect-tcp --|--connect-tcp: PORT missing before '--' (e.g. --connect-tcp PORT -- COMMAND)
+EOF_DASHES
 
 # ---- the build tree's profiles --------------------------------------
 
@@ -134,6 +156,21 @@ out=$(env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" "$T/corral" profiles 2
 [[ $out != *"$SRC/profiles"* ]] &&
 	ok "a copy of the binary elsewhere does not read the build tree's profiles" ||
 	not_ok "a copy of the binary elsewhere does not read the build tree's profiles" "$out"
+
+# a user's git.profile that includes git extends the shipped one
+mkdir -p "$T/cfg/corral/profiles" &&
+	printf '[profile]\ninclude = git\n[filesystem]\nro = /etc/hostname\n' \
+		>"$T/cfg/corral/profiles/git.profile" || exit 1
+out=$(cd "$SRC" && env -u CORRAL_PROFILE_PATH XDG_CONFIG_HOME="$T/cfg" \
+	"$CORRAL" --print-profile=git 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [[ $out == *"# $T/cfg/corral/profiles/git.profile: "* &&
+	$out == *"# $SRC/profiles/git.profile: "* &&
+	$out == *$'\n'"ro = /etc/hostname "* ]] &&
+	ok "include = git in the user's own git.profile: the shipped one, not a cycle" ||
+	not_ok "include = git in the user's own git.profile: the shipped one, not a cycle" \
+		"exit $rc:" "$out"
+rm -f "$T/cfg/corral/profiles/git.profile"
 
 # ---- README's requirements, as .ci/run reads them ---------------------
 
@@ -226,9 +263,14 @@ as_ls() {
 	rc=$?
 }
 
+# a shim the sandbox refused is named in one line; what execvp itself
+# passes over silently is passed over silently
 while read -r dir what; do
 	as_ls "$A6/$dir" -d /usr
-	is "$rc:$out" "0:/usr" "argv[0] mode: past $what, the real ls runs"
+	want="0:/usr"
+	[ "$dir" = refused ] &&
+		want="0:corral: ls: skipped $A6/refused/ls in PATH: the sandbox cannot execute it (give its directory rx in ls.profile, or take it out of PATH)"$'\n'/usr
+	is "$rc:$out" "$want" "argv[0] mode: past $what, the real ls runs"
 done <<'EOF6'
 refused  a shim the sandbox will not run (exit 126 before)
 granted  a shim whose interpreter is missing (exit 127 before)

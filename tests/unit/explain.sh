@@ -116,6 +116,22 @@ exec with read and exec from two rules names both, nearest first
 explain --ro $T --allow exec:$T/c --op exec $T/c/plain
 0 allowed: exec $T/c/plain (--allow exec:$T/c on the command line; --ro $T on the command line)
 
+a file that does not exist, no --op: asks for create, on its directory
+explain --ro $T $T/a/new
+1 denied: create $T/a/new (no rule grants create on $T/a or a directory above it; add: --allow create:$T/a or 'create = $T/a' in [filesystem])
+
+a file that does not exist, no --op, allowed: create, with the rule
+explain --rw $T $T/a/new
+0 allowed: create $T/a/new (--rw $T on the command line)
+
+a deny that would take the right away is named before the allow to add
+explain --ro $T --deny write:$T/a --op write $T/a/f
+1 denied: write $T/a/f (no rule grants write on $T/a/f or a directory above it; --deny write:$T/a on the command line would take it away: narrow that first, then add: --allow write:$T/a/f or 'write = $T/a/f' in [filesystem])
+
+a missing file under a deny of everything: create, the deny named first
+explain --ro $T --deny $T/a $T/a/new
+1 denied: create $T/a/new (no rule grants create on $T/a or a directory above it; --deny $T/a on the command line would take it away: narrow that first, then add: --allow create:$T/a or 'create = $T/a' in [filesystem])
+
 create is judged on the directory
 explain --allow create:$T/a --op create $T/a/new
 0 allowed: create $T/a/new (--allow create:$T/a on the command line)
@@ -308,6 +324,18 @@ explain --connect-tcp 10.0.0.0/8:443 11.0.0.1:443
 IPv6 in a range
 explain --connect-udp 8000-8099 --op connect-udp [::1]:8050
 0 allowed: connect-udp [::1]:8050 (--connect-udp 8000-8099 on the command line)
+
+a connect-udp rule implies bind-udp = 0: a send from an unbound socket binds port 0
+explain --connect-udp 127.0.0.53:53 --op bind-udp 0.0.0.0:0
+0 allowed: bind-udp 0.0.0.0:0 (bind-udp 0 (implied by connect-udp: a send from an unbound socket binds port 0))
+
+the implied bind-udp is port 0 only
+explain --connect-udp 127.0.0.53:53 --op bind-udp 0.0.0.0:5353
+1 denied: bind-udp 0.0.0.0:5353 (no network rule allows bind-udp to 0.0.0.0:5353; add: --bind-udp 5353 or 'bind-udp = 5353' in [network])
+
+a bind-udp rule for port 0 of the user's own: nothing implied
+explain --connect-udp 53 --bind-udp 0 --op bind-udp [::]:0
+0 allowed: bind-udp [::]:0 (--bind-udp 0 on the command line)
 
 bind to port 0 needs a rule for port 0
 explain --bind-tcp 8080 --op bind-tcp 0.0.0.0:0

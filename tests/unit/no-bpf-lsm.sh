@@ -22,6 +22,25 @@ for args in setup teardown "--engine=bpf --rx /usr -- true"; do
 	fi
 done
 
+# As a user, setup and teardown both say root is needed before anything
+# else (teardown used to name the bpf LSM only, and unpinning would fail).
+if is_root && command -v setpriv >/dev/null; then
+	for verb in setup teardown; do
+		out=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$CORRAL" $verb 2>&1)
+		rc=$?
+		case $verb in
+		setup) what="loading the programs needs root (run it as root, or enable corral-setup.service)" ;;
+		teardown) what="unpinning the programs needs root (run it as root)" ;;
+		esac
+		is "$rc:$out" "125:corral: $verb: $what" \
+			"corral $verb as uid 65534: says it needs root"
+	done
+else
+	skip "setup and teardown as uid 65534" "needs root and setpriv"
+	skip "setup and teardown as uid 65534" "needs root and setpriv"
+fi
+
 out=$("$CORRAL" status 2>&1)
 rc=$?
 [ "$rc" = 0 ] && [[ $out == "kernel: $(uname -r)"$'\n'"landlock: "* ]] &&

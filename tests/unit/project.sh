@@ -133,8 +133,17 @@ if [ "$("$CORRAL_HELPERS/ll-exec" --abi 2>/dev/null || echo 0)" -gt 0 ] &&
    ! grep -qw bpf /sys/kernel/security/lsm 2>/dev/null; then
 	expect "a launch from the project's subdirectory runs" "$H/proj/src" 0 \
 		f -q --rx /usr --profile proj -- cat ../f
+	# pip.profile's own example: a venv's scripts run
+	mkdir -p "$H/proj/.venv/bin" &&
+		printf '#!/bin/sh\necho pip ran\n' >"$H/proj/.venv/bin/pip" &&
+		chmod 755 "$H/proj/.venv/bin/pip" || exit 1
+	PPATH=$CORRAL_SRCDIR/profiles expect \
+		"the pip profile's example: .venv/bin/pip runs" "$H/proj" 0 \
+		"pip ran" --profile pip -- .venv/bin/pip install x
 else
 	skip "a launch from the project's subdirectory runs" \
+		"needs Landlock without the bpf LSM (the guest suites cover bpf)"
+	skip "the pip profile's example: .venv/bin/pip runs" \
 		"needs Landlock without the bpf LSM (the guest suites cover bpf)"
 fi
 
