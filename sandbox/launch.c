@@ -100,8 +100,8 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 			 "status'", abi, why.brief, net_brief ? ", " : "",
 			 net_brief ? net_brief : "");
 	else if (net_brief)
-		warn_msg("Landlock ABI %d confines %s; see 'corral status'",
-			 abi, landlock_net_confines(abi));
+		warn_msg("Landlock ABI %d confines the network partly: %s; see "
+			 "'corral status'", abi, net_brief);
 	/* landlock_deny.c says what that loses */
 	if (denies)
 		warn_msg("Landlock cannot take rights away: each deny is made by "
@@ -501,7 +501,10 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	if (seccomp_install_sandbox() < 0 ||
 	    (engine != LAUNCH_ENGINE_BPF &&
 	     !(req->msg.task_flags & CORRAL_TASK_USERNS) &&
-	     seccomp_install_userns() < 0))
+	     seccomp_install_userns() < 0) ||
+	    (engine != LAUNCH_ENGINE_BPF &&
+	     seccomp_install_net(landlock_net_filter(&net,
+						     landlock_abi())) < 0))
 		die("could not install the seccomp filter; the command was "
 		    "not run");
 	if (req->msg.exec_path[0] && !(req->msg.flags & LAUNCH_PATH_FOUND))
