@@ -186,7 +186,7 @@ static int check_learned(int fd, const char *name, char **envp)
 	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
 		die_errno("/dev/null: for checking the learned profile");
 	close(null);
-	sock = parser_start(3, argv, envp, &pid);
+	sock = parser_start(3, argv, envp, NULL, &pid);
 	status = parser_wait(pid);
 	close(sock);
 	return status;

@@ -15,7 +15,9 @@
 # Each case is one netprobe run, outside the sandbox (the control) or
 # under `corral --engine=landlock ARGS`; a UDP send also counts the
 # datagrams a listener outside received.  Then the launch line: it names
-# what is left unenforced, and nothing when nothing is.
+# what is left unenforced, and nothing when nothing is; and `corral
+# explain`, whose second line says what the Landlock engine makes of the
+# rules' answer.
 #
 #   T/p/net.profile   rx on the helpers, no [network]: none by default
 . "$(dirname "$0")/../integration/lib.sh"
@@ -174,5 +176,44 @@ else
 		ok "the fallback line under --net=none names no network gap" ||
 		not_ok "the fallback line under --net=none names no network gap" "$err"
 fi
+
+# ---- corral explain --------------------------------------------------
+# explain_case NAME STATUS "LINE2" ARGS...: `corral explain
+# --engine=landlock ARGS` exits STATUS, its second line LINE2 (what the
+# Landlock engine makes of the rules' answer on the first)
+explain_case() {
+	local name=$1 status=$2 want=$3 out rc
+	shift 3
+	out=$("$CORRAL" explain --engine=landlock "$@" 2>&1)
+	rc=$?
+	is "$rc: $(sed -n 2p <<<"$out")" "$status: $want" "explain: $name"
+	[ "$rc: $(sed -n 2p <<<"$out")" == "$status: $want" ] || diag "$out"
+}
+
+ll="engine: Landlock ABI $ABI"
+explain_case "a UDP send under --net=none: seccomp refuses it" 1 \
+	"$ll; corral's seccomp filter refuses every IPv4 and IPv6 socket (EACCES)" \
+	--net=none --op connect-udp "$L:$UDP"
+explain_case "a TCP connect under --net=none: the same" 1 \
+	"$ll; corral's seccomp filter refuses every IPv4 and IPv6 socket (EACCES)" \
+	--net=none "$L:$TCP"
+explain_case "an address the rule does not name: allowed, by port" 0 \
+	"$ll, which judges ports only: port $TCP has a rule, so allowed there" \
+	--connect-tcp "10.0.0.1:$TCP" "$L:$TCP"
+explain_case "a port without a rule: denied, the same answer" 1 \
+	"$ll, whose port rules give the same answer" \
+	--connect-tcp "$TCP" "$L:$UDP"
+if [ "$ABI" -ge 10 ]; then
+	skip "explain: UDP below ABI 10" "ABI $ABI judges UDP ports"
+else
+	explain_case "a UDP send under TCP rules: seccomp refuses it" 1 \
+		"$ll; corral's seccomp filter refuses every UDP socket (EACCES), as no rule allows UDP" \
+		--connect-tcp "$TCP" --op connect-udp "$L:$UDP"
+	explain_case "a UDP send another UDP rule does not allow: allowed there" 0 \
+		"$ll, which has no UDP rules (ABI 10): allowed there" \
+		--connect-udp 53 --op connect-udp "$L:$UDP"
+fi
+out=$("$CORRAL" explain --engine=bpf --net=none --op connect-udp "$L:$UDP" 2>&1)
+is "$?: $(wc -l <<<"$out")" "1: 1" "explain --engine=bpf: the rules' answer alone, one line"
 
 done_testing
