@@ -503,8 +503,9 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	     !(req->msg.task_flags & CORRAL_TASK_USERNS) &&
 	     seccomp_install_userns() < 0) ||
 	    (engine != LAUNCH_ENGINE_BPF &&
-	     seccomp_install_net(landlock_net_filter(&net,
-						     landlock_abi())) < 0))
+	     (seccomp_install_landlock() < 0 ||
+	      seccomp_install_net(landlock_net_filter(&net,
+						      landlock_abi())) < 0)))
 		die("could not install the seccomp filter; the command was "
 		    "not run");
 	if (req->msg.exec_path[0] && !(req->msg.flags & LAUNCH_PATH_FOUND))

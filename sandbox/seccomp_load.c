@@ -49,6 +49,12 @@ int seccomp_install_userns(void)
 		       "user namespace");
 }
 
+int seccomp_install_landlock(void)
+{
+	return install(corral_landlock_filter,
+		       N_INSNS(corral_landlock_filter), "Landlock engine's");
+}
+
 int seccomp_install_parser(void)
 {
 	return install(corral_parser_filter, N_INSNS(corral_parser_filter),

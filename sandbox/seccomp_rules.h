@@ -14,6 +14,9 @@
 scmp_filter_ctx seccomp_sandbox_filter(void);
 /* No new user namespaces (seccomp_sandbox.c); NULL after a message. */
 scmp_filter_ctx seccomp_userns_filter(void);
+/* Other processes' limits and scheduling, for the Landlock engine
+ * (seccomp_sandbox.c); NULL after a message. */
+scmp_filter_ctx seccomp_landlock_filter(void);
 /* Sockets the Landlock engine cannot judge (seccomp_net.c). */
 enum seccomp_net {
 	SECCOMP_NET_RULES,      /* the bpf engine's socket_create rule */
