@@ -27,6 +27,7 @@
 #include "corral_abi.h"
 #include "landlock_deny.h"
 #include "netrule.h"
+#include "seccomp_load.h"
 #include "util.h"
 
 /* Newer than Debian 12's UAPI header. */
@@ -131,7 +132,8 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 					 "signal and abstract-socket scoping, ");
 	if (used < size)
 		snprintf(buf + used, size - used, "memfd exec and bpf() denial, "
-			 "confining prlimit, renice and SysV IPC to the sandbox");
+			 "confining SysV IPC to the sandbox (prlimit, renice, "
+			 "ionice and scheduling may name only the caller)");
 	return buf;
 }
 
@@ -161,39 +163,70 @@ static int add_rule(int ruleset, const struct opened_rule *rule, int abi)
 	return 0;
 }
 
-const char *landlock_net_brief(const struct policy *policy, int abi)
+/* Does a rule of @policy carry one of @ops, or (@ops 0) an address? */
+static bool net_rules_have(const struct policy *policy, uint8_t ops)
 {
-	if (policy_net_mode(policy) == POLICY_NET_ALL)
-		return NULL;
-	if (abi < 4)
-		return "network unconfined";
-	return abi < CORRAL_LL_ABI_UDP ? "TCP ports only" : "ports only";
+	for (size_t i = 0; i < policy->n_net; i++)
+		if (ops ? policy->net[i].op & ops : policy->net[i].family)
+			return true;
+	return false;
 }
 
-const char *landlock_net_confines(int abi)
+enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
+					    int abi)
 {
-	if (abi < 4)
-		return "no network";
-	return abi < CORRAL_LL_ABI_UDP ? "TCP ports only, not addresses or UDP"
-				       : "TCP and UDP ports only, not addresses";
+	switch (policy_net_mode(policy)) {
+	case POLICY_NET_NONE:
+		return CORRAL_SECCOMP_NET_NONE;
+	case POLICY_NET_RULES:
+		if (abi < CORRAL_LL_ABI_UDP &&
+		    !net_rules_have(policy, CORRAL_NET_CONNECT_UDP |
+					    CORRAL_NET_BIND_UDP))
+			return CORRAL_SECCOMP_NET_NO_UDP;
+		return CORRAL_SECCOMP_NET_RULES;
+	default:
+		return CORRAL_SECCOMP_NET_OFF;
+	}
+}
+
+const char *landlock_net_brief(const struct policy *policy, int abi)
+{
+	static char buf[64];
+	bool tcp, udp, addr;
+
+	if (policy_net_mode(policy) != POLICY_NET_RULES)
+		return NULL;    /* all: asked for none; none: all refused */
+	tcp = abi < 4;
+	udp = abi < CORRAL_LL_ABI_UDP &&
+	      landlock_net_filter(policy, abi) != CORRAL_SECCOMP_NET_NO_UDP;
+	addr = net_rules_have(policy, 0);
+	if (!tcp && !udp && !addr)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", tcp ? "TCP unconfined" : "",
+		 tcp && (udp || addr) ? ", " : "", udp ? "UDP unconfined" : "",
+		 udp && addr ? ", " : "", addr ? "addresses unchecked" : "");
+	return buf;
 }
 
 const char *landlock_net_limits(int abi, char *buf, size_t size)
 {
 	if (abi < 4)
 		snprintf(buf, size, "Landlock ABI %d has no network rights "
-			 "(TCP needs ABI 4, Linux 6.7): network rules are not "
-			 "enforced at all", abi);
+			 "(TCP needs ABI 4, Linux 6.7): net = none refuses every "
+			 "IP socket (seccomp), but TCP and UDP port rules are "
+			 "not enforced", abi);
 	else if (abi < CORRAL_LL_ABI_UDP)
 		snprintf(buf, size, "Landlock ABI %d confines TCP ports only: "
 			 "addresses are not checked (a rule allows its port on "
-			 "every address), UDP is not confined (ABI 10); raw, "
-			 "packet and SCTP sockets are not refused", abi);
+			 "every address); net = none, and rules without UDP, "
+			 "refuse UDP sockets (seccomp), but UDP rules are not "
+			 "enforced (ABI 10); raw, packet and SCTP sockets are "
+			 "refused (seccomp)", abi);
 	else
 		snprintf(buf, size, "Landlock ABI %d confines TCP and UDP "
 			 "ports only: addresses are not checked (a rule allows "
 			 "its port on every address); raw, packet and SCTP "
-			 "sockets are not refused", abi);
+			 "sockets are refused (seccomp)", abi);
 	return buf;
 }
 

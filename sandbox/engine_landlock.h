@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "policy.h"
+#include "seccomp_load.h"
 
 /* The running kernel's Landlock ABI, 0 if Landlock is unavailable. */
 int landlock_abi(void);
@@ -26,19 +27,26 @@ const char *landlock_limits(int abi, char *buf, size_t size);
  * and the TCP port rules of @policy (ABI 4+), sets NO_NEW_PRIVS and
  * restricts this process.  What it cannot enforce of the network rules
  * (addresses, UDP, socket types, everything below ABI 4) is the caller's
- * to say (landlock_net_brief).  Returns 0 or -errno after a message
+ * to refuse (landlock_net_filter) or say (landlock_net_brief).  Returns 0 or -errno after a message
  * naming the path or the step.
  */
 int engine_landlock_apply(const struct opened_rule *rules, size_t n,
 			  const struct policy *policy);
 
 /*
- * A few words on what Landlock @abi leaves of @policy's network rules
- * ("TCP ports only"), or NULL when there is nothing to say (net = all).
+ * The seccomp filter that refuses what Landlock @abi cannot of @policy's
+ * network: the sockets the bpf engine refuses under net = rules, also
+ * UDP ones when no rule allows UDP below ABI 10, and every IP socket
+ * under net = none.  OFF under net = all.
+ */
+enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
+					    int abi);
+/*
+ * A few words on what is left unenforced of @policy's network rules
+ * under Landlock @abi and that filter ("UDP unconfined, addresses
+ * unchecked"), or NULL when nothing is (net = all or none included).
  */
 const char *landlock_net_brief(const struct policy *policy, int abi);
-/* What Landlock @abi confines of the network, in a few words. */
-const char *landlock_net_confines(int abi);
 /* The whole story of Landlock @abi and the network, for corral status. */
 const char *landlock_net_limits(int abi, char *buf, size_t size);
 

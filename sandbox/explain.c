@@ -402,7 +402,19 @@ static uint8_t net_op(const char *name, const char *target)
 	return netrule_op(name);
 }
 
-int explain_run(struct corral_opts *opts, const char *cwd, FILE *out)
+/* Would the launch use the Landlock engine?  (require = bpf: no, it
+ * would fail.) */
+static bool runs_landlock(const struct corral_opts *opts,
+			  const struct explain_engine *engine)
+{
+	if (!engine || opts->engine == CORRAL_ENGINE_BPF ||
+	    opts->policy.sandbox.value[POLICY_REQUIRE] == POLICY_BPF)
+		return false;
+	return opts->engine == CORRAL_ENGINE_LANDLOCK || !engine->bpf;
+}
+
+int explain_run(struct corral_opts *opts, const char *cwd,
+		const struct explain_engine *engine, FILE *out)
 {
 	const char *arg = opts->argv[0];
 	const struct explain_op *op = find_op(opts->explain_op ?
@@ -426,7 +438,9 @@ int explain_run(struct corral_opts *opts, const char *cwd, FILE *out)
 				 POLICY_MAX_NET_RULES, full->name);
 			return CORRAL_EXIT_FAILURE;
 		}
-		return explain_net(&opts->policy, net, arg, out);
+		return explain_net(&opts->policy, net, arg,
+				   runs_landlock(opts, engine),
+				   engine ? engine->landlock_abi : 0, out);
 	}
 	if (resolve_target(arg, cwd, op, &t) < 0)
 		return CORRAL_EXIT_FAILURE;

@@ -38,14 +38,26 @@
 enum { EXPLAIN_ALLOWED = 0, EXPLAIN_DENIED = 1 };
 
 /*
+ * The engine a launch would get, as the launcher found it before the
+ * parser started (main.c, for explain only): whether the bpf engine is
+ * usable, and the Landlock ABI (0: none).
+ */
+struct explain_engine {
+	bool bpf;
+	int landlock_abi;
+};
+
+/*
  * Answers opts->argv[0] (and argv[1] for a move) for opts->explain_op
  * (NULL: read for a path, connect-tcp for ADDR:PORT) under opts->policy,
  * profiles merged; @cwd is where a relative PATH starts (the parser may
  * not call getcwd).
- * Prints one line on @out; returns EXPLAIN_ALLOWED, EXPLAIN_DENIED, or
- * CORRAL_EXIT_FAILURE after a message on stderr.
+ * Prints one line on @out (a network answer a second when @engine says
+ * the launch would use Landlock: explain_net); returns EXPLAIN_ALLOWED,
+ * EXPLAIN_DENIED, or CORRAL_EXIT_FAILURE after a message on stderr.
  */
-int explain_run(struct corral_opts *opts, const char *cwd, FILE *out);
+int explain_run(struct corral_opts *opts, const char *cwd,
+		const struct explain_engine *engine, FILE *out);
 
 /* ---- the judge (explain_judge.c) ------------------------------------ */
 
@@ -186,15 +198,18 @@ int explain_move(FILE *out, const struct explain_rule *rules, size_t n_rules,
 
 /* ---- network (explain_net.c) ------------------------------------------ */
 
+
 /* Does @text look like ADDR:PORT ("127.0.0.1:80", "[::1]:22")? */
 bool explain_is_addr(const char *text);
 
 /*
  * Judges network operation @op (a CORRAL_NET_* bit) to ADDR:PORT @text
- * as the bpf engine's rules would; one line on @out.  Returns as
- * explain_run().
+ * as the bpf engine's rules would; one line on @out.  When the launch
+ * would run the Landlock engine (@landlock, at ABI @abi), a second line
+ * says what enforces it there, or that it would be allowed after all,
+ * and the return is that engine's answer.  Returns as explain_run().
  */
 int explain_net(const struct policy *policy, uint8_t op, const char *text,
-		FILE *out);
+		bool landlock, int abi, FILE *out);
 
 #endif /* CORRAL_EXPLAIN_H */

@@ -135,20 +135,84 @@ static int answer_rules(const struct policy *policy,
 	return EXPLAIN_DENIED;
 }
 
-int explain_net(const struct policy *policy, uint8_t op, const char *text,
-		FILE *out)
+/* Does a rule for @q's op allow its port, whatever its address? */
+static bool port_ruled(const struct policy *policy,
+		       const struct policy_net_rule *q)
 {
-	struct policy_net_rule q;
-	char what[80], mode[PATH_MAX + 64], hint[256];
+	for (size_t i = 0; i < policy->n_net; i++) {
+		const struct policy_net_rule *r = &policy->net[i];
 
-	if (parse_query(op, text, &q) < 0)
-		return CORRAL_EXIT_FAILURE;
-	netrule_format_addr(q.family, q.addr, q.port_lo, what, sizeof(what));
+		if (r->op == q->op && q->port_lo >= r->port_lo &&
+		    q->port_lo <= r->port_hi)
+			return true;
+	}
+	return false;
+}
+
+static bool any_udp_rule(const struct policy *policy)
+{
+	for (size_t i = 0; i < policy->n_net; i++)
+		if (policy->net[i].op & (CORRAL_NET_CONNECT_UDP |
+					 CORRAL_NET_BIND_UDP))
+			return true;
+	return false;
+}
+
+/*
+ * The second line under the Landlock engine at @abi (engine_landlock.c
+ * and seccomp_net.c): what refuses @q there, or that it is allowed after
+ * all.  Returns that engine's answer.
+ */
+static int answer_landlock(const struct policy *policy,
+			   const struct policy_net_rule *q, int verdict,
+			   int abi, FILE *out)
+{
+	bool udp = q->op & (CORRAL_NET_CONNECT_UDP | CORRAL_NET_BIND_UDP);
+	int first = udp ? 10 : 4;
+
+	fprintf(out, "engine: Landlock ABI %d", abi);
+	switch (policy_net_mode(policy)) {
+	case POLICY_NET_NONE:
+		fprintf(out, "; corral's seccomp filter refuses every IPv4 and "
+			"IPv6 socket (EACCES)\n");
+		return verdict;
+	case POLICY_NET_RULES:
+		break;
+	default:
+		fprintf(out, "\n");
+		return verdict;
+	}
+	if (udp && abi < first && !any_udp_rule(policy)) {
+		fprintf(out, "; corral's seccomp filter refuses every UDP "
+			"socket (EACCES), as no rule allows UDP\n");
+		return verdict;
+	}
+	if (abi < first) {
+		fprintf(out, ", which has no %s rules (ABI %d): allowed there\n",
+			udp ? "UDP" : "TCP", first);
+		return EXPLAIN_ALLOWED;
+	}
+	if (verdict == EXPLAIN_DENIED && port_ruled(policy, q)) {
+		fprintf(out, ", which judges ports only: port %u has a rule, "
+			"so allowed there\n", q->port_lo);
+		return EXPLAIN_ALLOWED;
+	}
+	fprintf(out, ", whose port rules give the same answer\n");
+	return verdict;
+}
+
+static int answer_mode(const struct policy *policy,
+		       const struct policy_net_rule *q, const char *what,
+		       FILE *out)
+{
+	char mode[PATH_MAX + 64], hint[256];
+	uint8_t op = q->op;
+
 	switch (policy_net_mode(policy)) {
 	case POLICY_NET_RULES:
-		return answer_rules(policy, &q, what, out);
+		return answer_rules(policy, q, what, out);
 	case POLICY_NET_NONE:
-		add_hint(&q, what, hint, sizeof(hint));
+		add_hint(q, what, hint, sizeof(hint));
 		fprintf(out, "denied: %s %s (%s refuses every bind, connect "
 			"and send; %s%s)\n", netrule_op_name(op), what,
 			none_text(policy->net_mode_origin, mode, sizeof(mode)),
@@ -163,4 +227,19 @@ int explain_net(const struct policy *policy, uint8_t op, const char *text,
 			"no network rule");
 		return EXPLAIN_ALLOWED;
 	}
+}
+
+int explain_net(const struct policy *policy, uint8_t op, const char *text,
+		bool landlock, int abi, FILE *out)
+{
+	struct policy_net_rule q;
+	char what[80];
+	int verdict;
+
+	if (parse_query(op, text, &q) < 0)
+		return CORRAL_EXIT_FAILURE;
+	netrule_format_addr(q.family, q.addr, q.port_lo, what, sizeof(what));
+	verdict = answer_mode(policy, &q, what, out);
+	return landlock ? answer_landlock(policy, &q, verdict, abi, out) :
+			  verdict;
 }

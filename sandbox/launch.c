@@ -102,8 +102,8 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 			 "status'", abi, why.brief, net_brief ? ", " : "",
 			 net_brief ? net_brief : "");
 	else if (net_brief)
-		warn_msg("Landlock ABI %d confines %s; see 'corral status'",
-			 abi, landlock_net_confines(abi));
+		warn_msg("Landlock ABI %d confines the network partly: %s; see "
+			 "'corral status'", abi, net_brief);
 	if (denies)
 		warn_msg("Landlock cannot take rights away: each deny is made by "
 			 "allowing what is around it; see corral(1)");
@@ -187,7 +187,7 @@ static int check_learned(int fd, const char *name, char **envp)
 	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
 		die_errno("/dev/null: for checking the learned profile");
 	close(null);
-	sock = parser_start(3, argv, envp, &pid);
+	sock = parser_start(3, argv, envp, NULL, &pid);
 	status = parser_wait(pid);
 	close(sock);
 	return status;
@@ -529,7 +529,11 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	if (seccomp_install_sandbox() < 0 ||
 	    (engine != LAUNCH_ENGINE_BPF &&
 	     !(req->msg.task_flags & CORRAL_TASK_USERNS) &&
-	     seccomp_install_userns() < 0))
+	     seccomp_install_userns() < 0) ||
+	    (engine != LAUNCH_ENGINE_BPF &&
+	     (seccomp_install_landlock() < 0 ||
+	      seccomp_install_net(landlock_net_filter(&net,
+						      landlock_abi())) < 0)))
 		die("could not install the seccomp filter; the command was "
 		    "not run");
 	if (req->msg.exec_path[0] && !(req->msg.flags & LAUNCH_PATH_FOUND))

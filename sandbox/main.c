@@ -11,9 +11,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bpf_admin.h"
+#include "engine_bpf.h"
+#include "engine_landlock.h"
 #include "launch.h"
 #include "launch_msg.h"
 #include "parser_child.h"
@@ -35,9 +38,27 @@ static int run_admin(const struct launch_msg *msg)
 	}
 }
 
+/*
+ * `corral explain` names the engine a launch would get, which only the
+ * launcher can find out (the parser has no capabilities and may not make
+ * the calls): NULL for every other command, which need not pay for it.
+ */
+static const struct explain_engine *explain_engine(int argc, char **argv,
+						   struct explain_engine *e)
+{
+	struct bpf_why why;
+
+	if (argc < 2 || strcmp(argv[1], "explain"))
+		return NULL;
+	e->bpf = bpf_engine_available(&why);
+	e->landlock_abi = landlock_abi();
+	return e;
+}
+
 int main(int argc, char **argv)
 {
 	static struct launch_request req;
+	struct explain_engine engine;
 	char **envp;
 	char why[160];
 	pid_t parser;
@@ -46,7 +67,8 @@ int main(int argc, char **argv)
 	privs_at_start();
 	fd_limit_raise();
 	envp = user_env_read(argc, argv);
-	sock = parser_start(argc, argv, envp, &parser);
+	sock = parser_start(argc, argv, envp, explain_engine(argc, argv,
+							     &engine), &parser);
 	/* Host names in network rules, if any (resolve.h): before the one
 	 * message, which then holds their addresses. */
 	resolve_serve(sock);

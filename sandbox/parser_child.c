@@ -80,6 +80,7 @@ struct parser_env {
 	struct user_lookup *user_db;  /* the database's answer, kept */
 	int tmp_fd;           /* this launch's TMPDIR, locked; or -1 */
 	char tmp_path[PATH_MAX];      /* its path, or "" */
+	struct explain_engine engine; /* explain: what a launch would get */
 };
 
 static const char *absolute(const char *path)
@@ -716,7 +717,8 @@ static int with_profiles(int sock, char **argv, struct corral_opts *opts,
 	if (opts->command != CORRAL_CMD_LEARN)  /* learn denies nothing */
 		protected_add(&opts->policy, &penv->vars);
 	if (opts->command == CORRAL_CMD_EXPLAIN)
-		return explain_run(opts, penv->vars.value[VAR_CWD], stdout);
+		return explain_run(opts, penv->vars.value[VAR_CWD],
+				   &penv->engine, stdout);
 	if (opts->command == CORRAL_CMD_PRINT_PROFILE) {
 		policy_absolute(&opts->policy, penv->vars.value[VAR_CWD]);
 		profile_print(stdout, &opts->policy, &result);
@@ -752,19 +754,23 @@ static int parse(int sock, int argc, char **argv, struct parser_env *penv)
 }
 
 static _Noreturn void parser_child(int sock, int argc, char **argv,
-				   char **envp)
+				   char **envp,
+				   const struct explain_engine *engine)
 {
 	struct parser_env penv;
 
 	privs_drop_all();
 	take_environment(&penv, envp);
+	if (engine)
+		penv.engine = *engine;
 	if (seccomp_install_parser() < 0)
 		die("could not confine the profile parser; nothing was run");
 	run_test_hook(penv.test);
 	exit(parse(sock, argc, argv, &penv));
 }
 
-int parser_start(int argc, char **argv, char **envp, pid_t *pid)
+int parser_start(int argc, char **argv, char **envp,
+		 const struct explain_engine *engine, pid_t *pid)
 {
 	int sv[2];
 
@@ -775,7 +781,7 @@ int parser_start(int argc, char **argv, char **envp, pid_t *pid)
 		die_errno("fork for the profile parser");
 	if (*pid == 0) {
 		close(sv[0]);
-		parser_child(sv[1], argc, argv, envp);
+		parser_child(sv[1], argc, argv, envp, engine);
 	}
 	close(sv[1]);
 	return sv[0];

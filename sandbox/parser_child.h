@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "explain.h"
 #include "policy.h"
 
 /*
@@ -27,9 +28,11 @@
  * TMPDIR, which glibc drops from a secure-exec program's environ, must
  * expand in a profile to what the command will see).  Returns the
  * launcher's end of the socket, and the child's pid in *@pid.  Never
- * returns in the child.
+ * returns in the child.  @engine (or NULL): the engine a launch would
+ * get, which `corral explain` names (the parser cannot find it out).
  */
-int parser_start(int argc, char **argv, char **envp, pid_t *pid);
+int parser_start(int argc, char **argv, char **envp,
+		 const struct explain_engine *engine, pid_t *pid);
 
 /*
  * Reaps the parser.  Returns its exit status; a parser killed by a

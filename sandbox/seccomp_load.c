@@ -49,8 +49,32 @@ int seccomp_install_userns(void)
 		       "user namespace");
 }
 
+int seccomp_install_landlock(void)
+{
+	return install(corral_landlock_filter,
+		       N_INSNS(corral_landlock_filter), "Landlock engine's");
+}
+
 int seccomp_install_parser(void)
 {
 	return install(corral_parser_filter, N_INSNS(corral_parser_filter),
 		       "parser");
+}
+
+int seccomp_install_net(enum corral_seccomp_net kind)
+{
+	switch (kind) {
+	case CORRAL_SECCOMP_NET_RULES:
+		return install(corral_net_rules_filter,
+			       N_INSNS(corral_net_rules_filter), "network");
+	case CORRAL_SECCOMP_NET_NO_UDP:
+		return install(corral_net_no_udp_filter,
+			       N_INSNS(corral_net_no_udp_filter), "network");
+	case CORRAL_SECCOMP_NET_NONE:
+		return install(corral_net_none_filter,
+			       N_INSNS(corral_net_none_filter), "network");
+	case CORRAL_SECCOMP_NET_OFF:
+	default:
+		return 0;       /* net = all: nothing to refuse */
+	}
 }

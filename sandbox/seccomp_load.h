@@ -20,6 +20,26 @@ int seccomp_install_sandbox(void);
 int seccomp_install_userns(void);
 
 /*
+ * Refuses, where the Landlock engine runs, what it cannot scope and an
+ * argument decides: another process's limits, nice value, I/O priority,
+ * scheduling and memory placement (a process names itself as 0).
+ */
+int seccomp_install_landlock(void);
+
+/*
+ * What the Landlock engine cannot refuse of the network, refused by
+ * socket(2)'s arguments (sandbox/seccomp_net.c): under net = rules, the
+ * sockets the bpf engine refuses; NO_UDP also UDP, NONE every IP socket.
+ */
+enum corral_seccomp_net {
+	CORRAL_SECCOMP_NET_OFF,         /* net = all: nothing to install */
+	CORRAL_SECCOMP_NET_RULES,
+	CORRAL_SECCOMP_NET_NO_UDP,
+	CORRAL_SECCOMP_NET_NONE,
+};
+int seccomp_install_net(enum corral_seccomp_net kind);
+
+/*
  * The parser child's allowlist: every system call not on it kills the
  * process.  Returns 0 or -errno after a message.
  */

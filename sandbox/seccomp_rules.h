@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * seccomp_rules.h - the two filters as libseccomp builds them, at build
+ * seccomp_rules.h - corral's filters as libseccomp builds them, at build
  * time (seccomp-gen); corral itself loads the exported BPF.
  */
 #ifndef CORRAL_SECCOMP_RULES_H
@@ -14,6 +14,16 @@
 scmp_filter_ctx seccomp_sandbox_filter(void);
 /* No new user namespaces (seccomp_sandbox.c); NULL after a message. */
 scmp_filter_ctx seccomp_userns_filter(void);
+/* Other processes' limits and scheduling, for the Landlock engine
+ * (seccomp_sandbox.c); NULL after a message. */
+scmp_filter_ctx seccomp_landlock_filter(void);
+/* Sockets the Landlock engine cannot judge (seccomp_net.c). */
+enum seccomp_net {
+	SECCOMP_NET_RULES,      /* the bpf engine's socket_create rule */
+	SECCOMP_NET_NO_UDP,     /* and no UDP socket */
+	SECCOMP_NET_NONE,       /* and no IP socket */
+};
+scmp_filter_ctx seccomp_net_filter(enum seccomp_net kind);
 /* The parser child's allowlist (seccomp_child.c); NULL after a message. */
 scmp_filter_ctx seccomp_child_filter(void);
 

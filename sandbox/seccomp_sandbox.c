@@ -25,6 +25,7 @@
 #include <seccomp.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 
 #include "util.h"
 
@@ -204,6 +205,75 @@ scmp_filter_ctx seccomp_userns_filter(void)
 	if (r < 0)
 		error_errno(r, "seccomp: refusing new user namespaces");
 	return filter_done(ctx, r);
+}
+
+/*
+ * Other processes' limits, nice value, I/O priority, scheduling and
+ * memory placement, where the Landlock engine runs (the bpf engine's
+ * task_setrlimit, task_setnice, task_setioprio, task_setscheduler and
+ * task_movememory hooks allow them within the sandbox): a process may
+ * name only itself, as 0, whatever the call (EPERM, the hooks' answer).
+ * The filter is built before any pid is known, so a process naming
+ * itself or its own thread by its id, or a child of its own, is refused
+ * too (pthread_setaffinity_np and pthread_setschedparam pass a thread
+ * id); reading another's limits (prlimit without a new one) is allowed,
+ * as the hooks do.
+ */
+static const struct {
+	const char *name;
+	unsigned arg;           /* the pid or who */
+	int which_arg;          /* -1, or the argument that must be... */
+	unsigned which;         /* ...this (the process itself, not a group
+				   or a user) */
+} task_calls[] = {
+	{ "sched_setaffinity", 0, -1, 0 },
+	{ "sched_setscheduler", 0, -1, 0 },
+	{ "sched_setparam", 0, -1, 0 },
+	{ "sched_setattr", 0, -1, 0 },
+	{ "migrate_pages", 0, -1, 0 },
+	{ "move_pages", 0, -1, 0 },
+	{ "setpriority", 1, 0, PRIO_PROCESS },
+	{ "ioprio_set", 1, 0, 1 /* IOPRIO_WHO_PROCESS */ },
+};
+
+static int refuse_other_tasks(scmp_filter_ctx ctx)
+{
+	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				 SCMP_SYS(prlimit64), 2,
+				 SCMP_A0(SCMP_CMP_NE, 0),
+				 SCMP_A2(SCMP_CMP_NE, 0));
+
+	for (size_t i = 0; !r && i < sizeof(task_calls) /
+				      sizeof(*task_calls); i++) {
+		int nr = seccomp_syscall_resolve_name(task_calls[i].name);
+		struct scmp_arg_cmp pid = { task_calls[i].arg, SCMP_CMP_NE,
+					    0, 0 };
+		struct scmp_arg_cmp which = { (unsigned)task_calls[i].which_arg,
+					      SCMP_CMP_NE, task_calls[i].which,
+					      0 };
+
+		if (nr == __NR_SCMP_ERROR)
+			continue;       /* not on this architecture */
+		r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
+					   &pid);
+		if (!r && task_calls[i].which_arg >= 0)
+			r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM),
+						   nr, 1, &which);
+	}
+	if (r < 0)
+		return error_errno(r, "seccomp: refusing other processes' "
+				   "limits and scheduling");
+	return 0;
+}
+
+/* What the Landlock engine cannot scope, decided by arguments alone. */
+scmp_filter_ctx seccomp_landlock_filter(void)
+{
+	scmp_filter_ctx ctx = filter_new(SCMP_ACT_ALLOW);
+
+	if (!ctx)
+		return NULL;
+	return filter_done(ctx, refuse_other_tasks(ctx));
 }
 
 /* open_tree(2) may open a path (what O_PATH does), not clone a tree. */

@@ -47,6 +47,9 @@
  *                            "connect NS", the mean per round, and exits
  *   serve PORT...            listen on [::]:PORT (dual stack) for each and
  *                            accept forever; prints "serving" once ready
+ *   serve-udp PORT           bind a UDP socket to [::]:PORT (dual stack),
+ *                            print "serving", then "received N" (N bytes)
+ *                            for each datagram, forever
  *
  * Exit status 0 whatever the results; 2 on a usage error.  Static on
  * purpose (see probe.c).
@@ -315,6 +318,31 @@ static void serve(int argc, char **argv)
 	}
 }
 
+static void serve_udp(const char *port)
+{
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6,
+		.sin6_port = htons((uint16_t)atoi(port)),
+		.sin6_addr = IN6ADDR_ANY_INIT };
+	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), zero = 0;
+	char buf[2048];
+	ssize_t got;
+
+	if (fd < 0 ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, 4) < 0 ||
+	    bind(fd, (struct sockaddr *)&in6, sizeof(in6)) < 0) {
+		perror("netprobe serve-udp");
+		exit(1);
+	}
+	printf("serving\n");
+	fflush(stdout);
+	for (;;) {
+		got = recv(fd, buf, sizeof(buf), 0);
+		if (got >= 0)
+			printf("received %zd\n", got);
+		fflush(stdout);
+	}
+}
+
 /* ---- source routes ---------------------------------------------------- */
 
 /*
@@ -551,6 +579,8 @@ int main(int argc, char **argv)
 		serve(argc - 2, argv + 2);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "serve-udp"))
+		serve_udp(argv[2]);
 	if (argc > 3 && !strcmp(argv[1], "route-exec"))
 		return route_exec(argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "--status")) {

@@ -53,16 +53,21 @@ one_short_line() {
 run "$CORRAL" --rx /usr -- true
 one_short_line "fallback: one line under 100 characters naming 'corral status'"
 run "$CORRAL" --rx /usr --connect-tcp 443 -- true
-one_short_line "fallback with network rules: still one line, saying TCP ports only"
-[[ $err == *"TCP ports only"* ]] &&
-	ok "fallback with network rules: the line says the network is partly confined" ||
-	not_ok "fallback with network rules: the line says the network is partly confined" "$err"
-run "$CORRAL" --engine=landlock --rx /usr --connect-tcp 443 -- true
+one_short_line "fallback with a port rule: one line, nothing about the network (seccomp refuses UDP)"
+[[ $err != *"unconfined"* && $err != *"unchecked"* ]] &&
+	ok "fallback with a port rule: the line names no network gap" ||
+	not_ok "fallback with a port rule: the line names no network gap" "$err"
+run "$CORRAL" --rx /usr --connect-tcp 127.0.0.1:443 -- true
+one_short_line "fallback with an address rule: still one line, saying addresses unchecked"
+[[ $err == *", addresses unchecked; see"* ]] &&
+	ok "fallback with an address rule: the line says the network is partly confined" ||
+	not_ok "fallback with an address rule: the line says the network is partly confined" "$err"
+run "$CORRAL" --engine=landlock --rx /usr --connect-tcp 127.0.0.1:443 -- true
 lines=$(printf '%s\n' "$err" | grep -c .)
 [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#err} -lt 100 ] &&
-	[[ $err == "corral: Landlock ABI "*" confines TCP ports only"* ]] &&
-	ok "--engine=landlock with network rules: one short line about the network" ||
-	not_ok "--engine=landlock with network rules: one short line about the network" \
+	[[ $err == "corral: Landlock ABI "*" confines the network partly: addresses unchecked; "* ]] &&
+	ok "--engine=landlock with an address rule: one short line about the network" ||
+	not_ok "--engine=landlock with an address rule: one short line about the network" \
 		"exit $rc, ${#err} characters:" "$err"
 
 for quiet in "--quiet" "-q"; do
