@@ -328,15 +328,15 @@ explain --engine=bpf --connect-udp 8000-8099 --op connect-udp [::1]:8050
 0 allowed: connect-udp [::1]:8050 (--connect-udp 8000-8099 on the command line)
 
 a connect-udp rule implies bind-udp = 0: a send from an unbound socket binds port 0
-explain --connect-udp 127.0.0.53:53 --op bind-udp 0.0.0.0:0
+explain --engine=bpf --connect-udp 127.0.0.53:53 --op bind-udp 0.0.0.0:0
 0 allowed: bind-udp 0.0.0.0:0 (bind-udp 0 (implied by connect-udp: a send from an unbound socket binds port 0))
 
 the implied bind-udp is port 0 only
-explain --connect-udp 127.0.0.53:53 --op bind-udp 0.0.0.0:5353
+explain --engine=bpf --connect-udp 127.0.0.53:53 --op bind-udp 0.0.0.0:5353
 1 denied: bind-udp 0.0.0.0:5353 (no network rule allows bind-udp to 0.0.0.0:5353; add: --bind-udp 5353 or 'bind-udp = 5353' in [network])
 
 a bind-udp rule for port 0 of the user's own: nothing implied
-explain --connect-udp 53 --bind-udp 0 --op bind-udp [::]:0
+explain --engine=bpf --connect-udp 53 --bind-udp 0 --op bind-udp [::]:0
 0 allowed: bind-udp [::]:0 (--bind-udp 0 on the command line)
 
 bind to port 0 needs a rule for port 0
