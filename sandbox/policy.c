@@ -314,15 +314,13 @@ int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
 
 /* Whether a rule (an address's or a host name's) has op @op on port 0 or
  * any port (@port0), or at all. */
-static bool has_net_op(const struct policy *policy, uint8_t op, bool port0)
+static bool has_net_op(const struct policy *policy, uint8_t op)
 {
 	for (size_t i = 0; i < policy->n_net; i++)
-		if (policy->net[i].op == op &&
-		    (!port0 || policy->net[i].port_lo == 0))
+		if (policy->net[i].op == op)
 			return true;
 	for (size_t i = 0; i < policy->n_hosts; i++)
-		if (policy->hosts[i].rule.op == op &&
-		    (!port0 || policy->hosts[i].rule.port_lo == 0))
+		if (policy->hosts[i].rule.op == op)
 			return true;
 	return false;
 }
@@ -332,8 +330,8 @@ int policy_imply_udp_bind(struct policy *policy)
 	const struct policy_net_rule any0 = { .op = CORRAL_NET_BIND_UDP };
 
 	if (policy->net_mode != POLICY_NET_RULES ||
-	    !has_net_op(policy, CORRAL_NET_CONNECT_UDP, false) ||
-	    has_net_op(policy, CORRAL_NET_BIND_UDP, true))
+	    !has_net_op(policy, CORRAL_NET_CONNECT_UDP) ||
+	    has_net_op(policy, CORRAL_NET_BIND_UDP))
 		return 0;
 	return policy_add_net(policy, &any0, POLICY_UDP_BIND_IMPLIED);
 }

@@ -272,7 +272,8 @@ int policy_add_net(struct policy *policy, const struct policy_net_rule *rule,
 		   const char *origin);
 /*
  * A connect-udp rule implies bind-udp = 0 (an ephemeral port, any
- * address) when no bind-udp rule covers port 0: a send from a socket
+ * address) when there is no bind-udp rule (with one, binding is the
+ * rules' to say, port 0 included): a send from a socket
  * never bound binds one, which Landlock (ABI 10's rule) and the bpf
  * engine judge as a bind to port 0, so every such send would fail.
  * 0, or -ENOSPC.
