@@ -134,12 +134,14 @@ line=$(grep -m1 -F "rw = $P " <<<"$out")
 [ $rc -eq 0 ] && [[ $line == *"; node.profile:"* ]] &&
 	ok "--print-profile=npm names each rule's origin: \"${line//$BASE/\$BASE}\"" ||
 	not_ok "--print-profile=npm names each rule's origin" "$out"
+# npm.profile's ~/.npm is a cache (cache = ...): made 0700 when missing
 rmdir "$H/.npm"
 try npm npm --version
-[ $rc -eq 125 ] || out="exit status $rc, not 125: $out"
-refused "a missing required path: exit 125, names the profile line" \
-	"corral: $H/.npm: No such file or directory (profile npm.profile:"
-mkdir "$H/.npm"
+mode=$(stat -c %a "$H/.npm" 2>&1)
+[ $rc -eq 0 ] && [ "$mode" = 700 ] &&
+	ok "a missing cache directory (npm's ~/.npm) is made, mode 0700, and npm runs" ||
+	not_ok "a missing cache directory (npm's ~/.npm) is made, mode 0700, and npm runs" \
+		"exit status $rc, mode $mode" "$out"
 
 # ---- argv[0] mode ---------------------------------------------------------
 section "argv[0]"
