@@ -23,7 +23,7 @@ U=65533
 make_tmp T cache-dirs || skip_all "cannot make a temp dir"
 chmod 755 "$T"
 H=$T/h
-mkdir -p "$T/p" "$H/proj/.git" "$T/else" && chmod 700 "$H" &&
+mkdir -p "$T/p" "$H/proj/.git" "$H/tmp" "$T/else" && chmod 700 "$H" "$H/tmp" &&
 	chown -R "$U:$U" "$H" || exit 1
 cat >"$T/p/c.profile" <<'EOP'
 [filesystem]
@@ -37,10 +37,12 @@ printf '[filesystem]\nrx = /usr\ncache = %s/out/x\n' "$T" >"$T/p/out.profile"
 printf '[filesystem]\nrx = /usr\ncache = ${HOME}/.cache/x/y\n' >"$T/p/link.profile"
 
 # as_u ARGS...: corral ARGS as uid $U in $H/proj, HOME=$H; $out is stdout
-# and stderr, $rc the exit status
+# and stderr, $rc the exit status.  TMPDIR is a private one of $U's, so
+# that no launch leaves a /tmp/corral-$U behind (private-tmp.sh needs
+# that name free, and runs as the same uid).
 as_u() {
 	out=$(cd "$H/proj" && setpriv --reuid=$U --regid=$U --clear-groups \
-		env -i PATH=/usr/bin:/bin HOME="$H" CORRAL_QUIET=1 \
+		env -i PATH=/usr/bin:/bin HOME="$H" TMPDIR="$H/tmp" CORRAL_QUIET=1 \
 		"$CORRAL" "$@" 2>&1)
 	rc=$?
 }
@@ -71,7 +73,7 @@ is "$rc:$out" "125:corral: $T/out/x: No such file or directory (profile $T/p/out
 # the shipped profiles: a first npm or pip run on a fresh account
 rm -rf "$H/.npm" "$H/.cache"
 out=$(cd "$H/proj" && setpriv --reuid=$U --regid=$U --clear-groups \
-	env -i PATH=/usr/bin:/bin HOME="$H" CORRAL_QUIET=1 \
+	env -i PATH=/usr/bin:/bin HOME="$H" TMPDIR="$H/tmp" CORRAL_QUIET=1 \
 	CORRAL_PROFILE_PATH="$CORRAL_SRCDIR/profiles" \
 	"$CORRAL" --profile npm --profile pip -- /bin/true 2>&1)
 is "$?:$out:$(stat -c %a "$H/.npm" "$H/.cache/pip" 2>&1 | tr '\n' ' ')" \
