@@ -19,6 +19,7 @@ enum {
 	OPT_PRINT_PROFILE, OPT_LOG, OPT_OUTPUT, OPT_BASE, OPT_NET,
 	OPT_CONNECT_TCP, OPT_BIND_TCP, OPT_CONNECT_UDP, OPT_BIND_UDP,
 	OPT_QUIET, OPT_LOG_ALL, OPT_DENY, OPT_OP, OPT_PROJECT,
+	OPT_NET_BEST_EFFORT,
 };
 
 static const struct option long_options[] = {
@@ -46,6 +47,7 @@ static const struct option long_options[] = {
 	{ "connect-udp", required_argument, NULL, OPT_CONNECT_UDP },
 	{ "bind-udp", required_argument, NULL, OPT_BIND_UDP },
 	{ "quiet",   no_argument,       NULL, OPT_QUIET },
+	{ "net-best-effort", no_argument, NULL, OPT_NET_BEST_EFFORT },
 	{ "op",      required_argument, NULL, OPT_OP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -77,8 +79,8 @@ static void usage(FILE *out)
 	      "  --ro PATH            read files and list directories\n"
 	      "  --rx PATH            as --ro, and execute (--rwx PATH: as --rw, "
 	      "and execute)\n"
-	      "  --rw PATH            as --ro, and write, truncate, create,\n"
-	      "                       remove, refer (rename/link into), ioctl\n"
+	      "  --rw PATH            as --ro + write, truncate, create, remove, "
+	      "refer, ioctl\n"
 	      "  --allow RIGHTS:PATH  read, readdir, write, exec, truncate, "
 	      "create, remove,\n"
 	      "                       refer, ioctl, connect-unix (a socket), "
@@ -87,6 +89,8 @@ static void usage(FILE *out)
 	      "PATH (bpf)\n"
 	      "  --{connect,bind}-{tcp,udp} [ADDR[/N]:]PORT[-PORT], "
 	      "--net=all|none  network\n"
+	      "  --net-best-effort    Landlock: run network rules it cannot "
+	      "enforce (warned)\n"
 	      "  --engine=bpf|landlock|auto  default: bpf if set up, else "
 	      "landlock, warned\n"
 	      "  --log[=FILE]         print denials (bpf); --log-all[=FILE]: "
@@ -295,6 +299,9 @@ static int parse_option(int opt, struct corral_opts *opts, FILE *out)
 		return 0;
 	case OPT_QUIET:
 		opts->quiet = true;
+		return 0;
+	case OPT_NET_BEST_EFFORT:
+		opts->net_best_effort = true;
 		return 0;
 	case OPT_PROFILE:
 		add_profile(opts, optarg);

@@ -41,6 +41,7 @@ struct corral_opts {
 	bool force;
 	bool debug;
 	bool quiet;          /* --quiet: no warning that Landlock is used */
+	bool net_best_effort; /* --net-best-effort: LAUNCH_NET_BEST_EFFORT */
 	bool log;            /* --log: print denials while COMMAND runs */
 	const char *log_file; /* --log=FILE, or NULL for stderr */
 	bool log_all;        /* --log-all: routine denials and repeats too */

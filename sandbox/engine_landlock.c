@@ -163,13 +163,15 @@ static int add_rule(int ruleset, const struct opened_rule *rule, int abi)
 	return 0;
 }
 
-/* Does a rule of @policy carry one of @ops, or (@ops 0) an address? */
-static bool net_rules_have(const struct policy *policy, uint8_t ops)
+/* The first rule of @policy that carries one of @ops, or (@ops 0) an
+ * address; NULL if none does. */
+static const struct policy_net_rule *
+first_net_rule(const struct policy *policy, uint8_t ops)
 {
 	for (size_t i = 0; i < policy->n_net; i++)
 		if (ops ? policy->net[i].op & ops : policy->net[i].family)
-			return true;
-	return false;
+			return &policy->net[i];
+	return NULL;
 }
 
 enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
@@ -180,13 +182,47 @@ enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
 		return CORRAL_SECCOMP_NET_NONE;
 	case POLICY_NET_RULES:
 		if (abi < CORRAL_LL_ABI_UDP &&
-		    !net_rules_have(policy, CORRAL_NET_CONNECT_UDP |
+		    !first_net_rule(policy, CORRAL_NET_CONNECT_UDP |
 					    CORRAL_NET_BIND_UDP))
 			return CORRAL_SECCOMP_NET_NO_UDP;
 		return CORRAL_SECCOMP_NET_RULES;
 	default:
 		return CORRAL_SECCOMP_NET_OFF;
 	}
+}
+
+const char *landlock_net_gap(const struct policy *policy, int abi,
+			     char *buf, size_t size)
+{
+	const uint8_t udp_ops = CORRAL_NET_CONNECT_UDP | CORRAL_NET_BIND_UDP;
+	const struct policy_net_rule *r;
+	char rule[96];
+
+	if (policy_net_mode(policy) != POLICY_NET_RULES)
+		return NULL;
+	if (abi < 4 && (r = first_net_rule(policy, 0xff))) {
+		snprintf(buf, size, "'%s = %s': it has no network rights (TCP "
+			 "needs ABI 4, UDP ABI %d)",
+			 netrule_op_name(r->op),
+			 netrule_format(r, rule, sizeof(rule)),
+			 CORRAL_LL_ABI_UDP);
+		return buf;
+	}
+	if (abi < CORRAL_LL_ABI_UDP && (r = first_net_rule(policy, udp_ops))) {
+		snprintf(buf, size, "'%s = %s': it has no UDP rights (ABI %d)",
+			 netrule_op_name(r->op),
+			 netrule_format(r, rule, sizeof(rule)),
+			 CORRAL_LL_ABI_UDP);
+		return buf;
+	}
+	if ((r = first_net_rule(policy, 0))) {
+		snprintf(buf, size, "'%s = %s': it checks ports only, so the rule "
+			 "would allow port %u on every address",
+			 netrule_op_name(r->op),
+			 netrule_format(r, rule, sizeof(rule)), r->port_lo);
+		return buf;
+	}
+	return NULL;
 }
 
 const char *landlock_net_brief(const struct policy *policy, int abi)
@@ -199,7 +235,7 @@ const char *landlock_net_brief(const struct policy *policy, int abi)
 	tcp = abi < 4;
 	udp = abi < CORRAL_LL_ABI_UDP &&
 	      landlock_net_filter(policy, abi) != CORRAL_SECCOMP_NET_NO_UDP;
-	addr = net_rules_have(policy, 0);
+	addr = first_net_rule(policy, 0);
 	if (!tcp && !udp && !addr)
 		return NULL;
 	snprintf(buf, sizeof(buf), "%s%s%s%s%s", tcp ? "TCP unconfined" : "",
@@ -213,20 +249,21 @@ const char *landlock_net_limits(int abi, char *buf, size_t size)
 	if (abi < 4)
 		snprintf(buf, size, "Landlock ABI %d has no network rights "
 			 "(TCP needs ABI 4, Linux 6.7): net = none refuses every "
-			 "IP socket (seccomp), but TCP and UDP port rules are "
-			 "not enforced", abi);
+			 "IP socket (seccomp); network rules do not launch "
+			 "(--net-best-effort: unenforced)", abi);
 	else if (abi < CORRAL_LL_ABI_UDP)
 		snprintf(buf, size, "Landlock ABI %d confines TCP ports only: "
 			 "addresses are not checked (a rule allows its port on "
 			 "every address); net = none, and rules without UDP, "
-			 "refuse UDP sockets (seccomp), but UDP rules are not "
-			 "enforced (ABI 10); raw, packet and SCTP sockets are "
+			 "refuse UDP sockets (seccomp); UDP rules (ABI 10) and "
+			 "address rules do not launch (--net-best-effort: "
+			 "unenforced); raw, packet and SCTP sockets are "
 			 "refused (seccomp)", abi);
 	else
 		snprintf(buf, size, "Landlock ABI %d confines TCP and UDP "
-			 "ports only: addresses are not checked (a rule allows "
-			 "its port on every address); raw, packet and SCTP "
-			 "sockets are refused (seccomp)", abi);
+			 "ports only: address rules do not launch "
+			 "(--net-best-effort: the port on every address); raw, "
+			 "packet and SCTP sockets are refused (seccomp)", abi);
 	return buf;
 }
 

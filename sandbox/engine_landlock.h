@@ -47,6 +47,15 @@ enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
  * unchecked"), or NULL when nothing is (net = all or none included).
  */
 const char *landlock_net_brief(const struct policy *policy, int abi);
+/*
+ * What Landlock @abi cannot enforce of @policy's network rules, naming
+ * the first rule it cannot ("'connect-udp 10.0.0.1:53': it checks ports
+ * only, ..."), written to @buf; NULL when it enforces them all, or with
+ * net = all or none (the seccomp filter refuses what is left).  A launch
+ * stops on it unless --net-best-effort.
+ */
+const char *landlock_net_gap(const struct policy *policy, int abi,
+			     char *buf, size_t size);
 /* The whole story of Landlock @abi and the network, for corral status. */
 const char *landlock_net_limits(int abi, char *buf, size_t size);
 

@@ -440,7 +440,8 @@ int explain_run(struct corral_opts *opts, const char *cwd,
 		}
 		return explain_net(&opts->policy, net, arg,
 				   runs_landlock(opts, engine),
-				   engine ? engine->landlock_abi : 0, out);
+				   engine ? engine->landlock_abi : 0,
+				   opts->net_best_effort, out);
 	}
 	if (resolve_target(arg, cwd, op, &t) < 0)
 		return CORRAL_EXIT_FAILURE;

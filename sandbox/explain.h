@@ -207,9 +207,11 @@ bool explain_is_addr(const char *text);
  * as the bpf engine's rules would; one line on @out.  When the launch
  * would run the Landlock engine (@landlock, at ABI @abi), a second line
  * says what enforces it there, or that it would be allowed after all,
- * and the return is that engine's answer.  Returns as explain_run().
+ * and the return is that engine's answer: denied when it would not
+ * launch the rules at all, unless @best_effort (--net-best-effort).
+ * Returns as explain_run().
  */
 int explain_net(const struct policy *policy, uint8_t op, const char *text,
-		bool landlock, int abi, FILE *out);
+		bool landlock, int abi, bool best_effort, FILE *out);
 
 #endif /* CORRAL_EXPLAIN_H */

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "engine_landlock.h"
 #include "netrule.h"
 #include "util.h"
 
@@ -161,16 +162,23 @@ static bool any_udp_rule(const struct policy *policy)
 /*
  * The second line under the Landlock engine at @abi (engine_landlock.c
  * and seccomp_net.c): what refuses @q there, or that it is allowed after
- * all.  Returns that engine's answer.
+ * all, or that it would not launch (launch.c's choose_engine).  Returns
+ * that engine's answer.
  */
 static int answer_landlock(const struct policy *policy,
 			   const struct policy_net_rule *q, int verdict,
-			   int abi, FILE *out)
+			   int abi, bool best_effort, FILE *out)
 {
 	bool udp = q->op & (CORRAL_NET_CONNECT_UDP | CORRAL_NET_BIND_UDP);
 	int first = udp ? 10 : 4;
+	char gap[256];
 
 	fprintf(out, "engine: Landlock ABI %d", abi);
+	if (!best_effort && landlock_net_gap(policy, abi, gap, sizeof(gap))) {
+		fprintf(out, " would not launch: it cannot enforce %s "
+			"(--net-best-effort runs the rules unenforced)\n", gap);
+		return EXPLAIN_DENIED;
+	}
 	switch (policy_net_mode(policy)) {
 	case POLICY_NET_NONE:
 		fprintf(out, "; corral's seccomp filter refuses every IPv4 and "
@@ -230,7 +238,7 @@ static int answer_mode(const struct policy *policy,
 }
 
 int explain_net(const struct policy *policy, uint8_t op, const char *text,
-		bool landlock, int abi, FILE *out)
+		bool landlock, int abi, bool best_effort, FILE *out)
 {
 	struct policy_net_rule q;
 	char what[80];
@@ -240,6 +248,6 @@ int explain_net(const struct policy *policy, uint8_t op, const char *text,
 		return CORRAL_EXIT_FAILURE;
 	netrule_format_addr(q.family, q.addr, q.port_lo, what, sizeof(what));
 	verdict = answer_mode(policy, &q, what, out);
-	return landlock ? answer_landlock(policy, &q, verdict, abi, out) :
-			  verdict;
+	return landlock ? answer_landlock(policy, &q, verdict, abi,
+					  best_effort, out) : verdict;
 }

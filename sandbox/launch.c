@@ -64,18 +64,21 @@ static int bpf_engine_usable(struct bpf_why *why)
  * --engine=auto: bpf when usable, else Landlock.  --engine=bpf never
  * falls back.  The sandbox being weaker than asked is said in one short
  * line, once, unless @quiet (--quiet, CORRAL_QUIET, quiet = yes): why bpf
- * is not used and that the network is only partly confined, or, when
- * Landlock was asked for, only the latter; 'corral status' says the rest.
- * Under Landlock, a deny it cannot make exactly ends the launch here, in
- * the one line that says why.
+ * is not used and that the network is only partly confined
+ * (--net-best-effort), or, when Landlock was asked for, only the latter;
+ * 'corral status' says the rest.  Under Landlock, a deny it cannot make
+ * exactly, or a network rule it cannot enforce (unless --net-best-effort:
+ * the sandbox is never weaker than asked without being told so), ends the
+ * launch here, in the one line that says why.
  */
 static enum launch_engine choose_engine(enum launch_engine wanted,
-					const struct policy *net, bool quiet,
+					const struct policy *net,
+					uint32_t flags,
 					const struct opened_rule *rules,
 					size_t n)
 {
 	struct bpf_why why = { .brief = "", .full = "" };
-	char deny_why[2 * PATH_MAX + 256];
+	char deny_why[2 * PATH_MAX + 256], gap[256];
 	const char *net_brief;
 	int abi, denies;
 
@@ -94,8 +97,13 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	denies = landlock_deny_check(rules, n, deny_why, sizeof(deny_why));
 	if (denies < 0)
 		die("%s", deny_why);
+	if (!(flags & LAUNCH_NET_BEST_EFFORT) &&
+	    landlock_net_gap(net, abi, gap, sizeof(gap)))
+		die("Landlock ABI %d cannot enforce %s; set up the bpf engine "
+		    "(corral setup, as root) or add --net-best-effort to run "
+		    "with it unenforced", abi, gap);
 	net_brief = landlock_net_brief(net, abi);
-	if (quiet)
+	if (flags & LAUNCH_QUIET)
 		return LAUNCH_ENGINE_LANDLOCK;
 	if (wanted != LAUNCH_ENGINE_LANDLOCK)
 		warn_msg("using Landlock ABI %d, not bpf (%s)%s%s; see 'corral "
@@ -502,8 +510,8 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		rules[i].access = req->msg.access[i];
 		rules[i].deny = req->msg.deny[i];
 	}
-	engine = choose_engine(req->msg.engine, &net,
-			       req->msg.flags & LAUNCH_QUIET, rules, n);
+	engine = choose_engine(req->msg.engine, &net, req->msg.flags, rules,
+			       n);
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)
 		die("%s needs the bpf engine (Landlock reports no denials to "

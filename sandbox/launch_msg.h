@@ -75,7 +75,10 @@ enum launch_engine {
 /* tmpdir names the launch's private temporary directory (private_tmp.h);
  * an fd to it with the lock that keeps it alive is attached, last. */
 #define LAUNCH_TMPDIR   (1u << 7)
-#define LAUNCH_FLAGS_ALL ((LAUNCH_TMPDIR << 1) - 1)
+/* --net-best-effort: under Landlock, run network rules it cannot enforce
+ * (landlock_net_gap) instead of refusing to launch */
+#define LAUNCH_NET_BEST_EFFORT (1u << 8)
+#define LAUNCH_FLAGS_ALL ((LAUNCH_NET_BEST_EFFORT << 1) - 1)
 
 /* Before the launch_msg: @count rule fds attached, rules @first on. */
 struct launch_fds_msg {

@@ -436,6 +436,8 @@ static int send_run(int sock, char **argv, struct corral_opts *opts,
 	if (opts->quiet || penv->quiet ||
 	    policy->sandbox.value[POLICY_QUIET] == POLICY_YES)
 		msg.flags |= LAUNCH_QUIET;
+	if (opts->net_best_effort)
+		msg.flags |= LAUNCH_NET_BEST_EFFORT;
 	if (opts->log)
 		msg.flags |= LAUNCH_LOG;
 	if (opts->log_all)

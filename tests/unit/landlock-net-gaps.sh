@@ -14,10 +14,11 @@
 #
 # Each case is one netprobe run, outside the sandbox (the control) or
 # under `corral --engine=landlock ARGS`; a UDP send also counts the
-# datagrams a listener outside received.  Then the launch line: it names
-# what is left unenforced, and nothing when nothing is; and `corral
-# explain`, whose second line says what the Landlock engine makes of the
-# rules' answer.
+# datagrams a listener outside received.  Rules Landlock cannot enforce
+# (an address; UDP below ABI 10) stop the launch (125, one line naming
+# the rule, even with -q) unless --net-best-effort, whose launch line
+# names what is left unenforced.  Then `corral explain`, whose second
+# line says what the Landlock engine makes of the rules' answer.
 #
 #   T/p/net.profile   rx on the helpers, no [network]: none by default
 . "$(dirname "$0")/../integration/lib.sh"
@@ -116,8 +117,8 @@ TCP rules alone: a UDP send is refused, the TCP port connects
 sendto-udp $L $UDP+connect-tcp $L $TCP
 EACCES OK 0
 
-TCP rules with an address: the same
---connect-tcp $L:$TCP
+TCP rules with an address, --net-best-effort: the same
+--connect-tcp $L:$TCP --net-best-effort
 sendto-udp $L $UDP+connect-tcp $L $TCP
 EACCES OK 0
 
@@ -136,8 +137,8 @@ TCP rules: ping, SCTP, packet and raw sockets are refused, io_uring too
 ping+sctp+packet+raw+uring-connect $L $TCP
 EACCES EACCES EACCES EACCES EPERM
 
-UDP rules: ping, SCTP, packet and raw sockets are refused
---connect-udp $UDP --bind-udp 0
+UDP rules, --net-best-effort: ping, SCTP, packet and raw sockets are refused
+--connect-udp $UDP --bind-udp 0 --net-best-effort
 ping+sctp+packet+raw
 EACCES EACCES EACCES EACCES
 EOF
@@ -157,16 +158,48 @@ launch_line "--engine=landlock --net=none: no line, nothing is left" "" \
 	--engine=landlock --net=none --rx "$CORRAL_HELPERS"
 launch_line "--engine=landlock, TCP rules alone: no line" "" \
 	--engine=landlock --connect-tcp "$TCP" --rx "$CORRAL_HELPERS"
-launch_line "--engine=landlock, a rule with an address: it says so" \
+launch_line "--engine=landlock, a rule with an address, --net-best-effort: it says so" \
 	"corral: Landlock ABI $ABI confines the network partly: addresses unchecked; $left" \
-	--engine=landlock --connect-tcp "$L:$TCP" --rx "$CORRAL_HELPERS"
+	--engine=landlock --connect-tcp "$L:$TCP" --net-best-effort --rx "$CORRAL_HELPERS"
 if [ "$ABI" -ge 10 ]; then
-	skip "--engine=landlock, UDP rules: UDP unconfined" "ABI $ABI confines UDP"
+	skip "--engine=landlock, UDP rules, --net-best-effort: UDP unconfined" "ABI $ABI confines UDP"
 else
-	launch_line "--engine=landlock, UDP rules: UDP unconfined, it says" \
+	launch_line "--engine=landlock, UDP rules, --net-best-effort: UDP unconfined, it says" \
 		"corral: Landlock ABI $ABI confines the network partly: UDP unconfined; $left" \
-		--engine=landlock --connect-udp "$UDP" --rx "$CORRAL_HELPERS"
+		--engine=landlock --connect-udp "$UDP" --net-best-effort --rx "$CORRAL_HELPERS"
 fi
+
+# ---- what it will not run ------------------------------------------------
+# refused NAME WANT ARGS...: corral ARGS -- netprobe connect-tcp exits
+# 125 and prints WANT alone: the probe never ran (it would print OK)
+refused() {
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$(cd "$T" && CORRAL_PROFILE_PATH=$T/p "$CORRAL" "$@" -- \
+		"$NETPROBE" connect-tcp "$L" "$TCP" 2>&1)
+	rc=$?
+	is "$rc: $out" "125: $want" "$name"
+}
+
+fix="set up the bpf engine (corral setup, as root) or add --net-best-effort to run with it unenforced"
+for engine in --engine=landlock --engine=auto; do
+	if [ $engine = --engine=auto ] && "$CORRAL" status 2>/dev/null | grep -q '^engine: bpf'; then
+		skip "$engine: refusals" "the bpf engine runs here"
+		continue
+	fi
+	for q in "" -q; do
+		refused "$engine $q, a rule with an address: not run, one line names the rule" \
+			"corral: Landlock ABI $ABI cannot enforce 'connect-tcp = $L:$TCP': it checks ports only, so the rule would allow port $TCP on every address; $fix" \
+			$engine $q --connect-tcp "$L:$TCP" --rx "$CORRAL_HELPERS"
+	done
+	if [ "$ABI" -ge 10 ]; then
+		skip "$engine, a UDP port rule: not run" "ABI $ABI confines UDP"
+	else
+		refused "$engine, a UDP port rule: not run, one line names it" \
+			"corral: Landlock ABI $ABI cannot enforce 'connect-udp = $UDP': it has no UDP rights (ABI 10); $fix" \
+			$engine --connect-tcp "$TCP" --connect-udp "$UDP" --rx "$CORRAL_HELPERS"
+	fi
+done
 if "$CORRAL" status 2>/dev/null | grep -q '^engine: bpf'; then
 	skip "the fallback line under --net=none" "the bpf engine runs here"
 else
@@ -197,9 +230,12 @@ explain_case "a UDP send under --net=none: seccomp refuses it" 1 \
 explain_case "a TCP connect under --net=none: the same" 1 \
 	"$ll; corral's seccomp filter refuses every IPv4 and IPv6 socket (EACCES)" \
 	--net=none "$L:$TCP"
-explain_case "an address the rule does not name: allowed, by port" 0 \
+explain_case "an address the rule does not name, --net-best-effort: allowed, by port" 0 \
 	"$ll, which judges ports only: port $TCP has a rule, so allowed there" \
-	--connect-tcp "10.0.0.1:$TCP" "$L:$TCP"
+	--connect-tcp "10.0.0.1:$TCP" --net-best-effort "$L:$TCP"
+explain_case "a rule with an address: denied, it would not launch" 1 \
+	"$ll would not launch: it cannot enforce 'connect-tcp = 10.0.0.1:$TCP': it checks ports only, so the rule would allow port $TCP on every address (--net-best-effort runs the rules unenforced)" \
+	--connect-tcp "10.0.0.1:$TCP" "10.0.0.1:$TCP"
 explain_case "a port without a rule: denied, the same answer" 1 \
 	"$ll, whose port rules give the same answer" \
 	--connect-tcp "$TCP" "$L:$UDP"
@@ -209,9 +245,12 @@ else
 	explain_case "a UDP send under TCP rules: seccomp refuses it" 1 \
 		"$ll; corral's seccomp filter refuses every UDP socket (EACCES), as no rule allows UDP" \
 		--connect-tcp "$TCP" --op connect-udp "$L:$UDP"
-	explain_case "a UDP send another UDP rule does not allow: allowed there" 0 \
+	explain_case "a UDP send another UDP rule does not allow, --net-best-effort: allowed there" 0 \
 		"$ll, which has no UDP rules (ABI 10): allowed there" \
-		--connect-udp 53 --op connect-udp "$L:$UDP"
+		--connect-udp 53 --net-best-effort --op connect-udp "$L:$UDP"
+	explain_case "a UDP send a UDP rule allows: denied, it would not launch" 1 \
+		"$ll would not launch: it cannot enforce 'connect-udp = 53': it has no UDP rights (ABI 10) (--net-best-effort runs the rules unenforced)" \
+		--connect-udp 53 --op connect-udp "$L:53"
 fi
 out=$("$CORRAL" explain --engine=bpf --net=none --op connect-udp "$L:$UDP" 2>&1)
 is "$?: $(wc -l <<<"$out")" "1: 1" "explain --engine=bpf: the rules' answer alone, one line"

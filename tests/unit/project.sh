@@ -139,7 +139,7 @@ if [ "$("$CORRAL_HELPERS/ll-exec" --abi 2>/dev/null || echo 0)" -gt 0 ] &&
 		chmod 755 "$H/proj/.venv/bin/pip" || exit 1
 	PPATH=$CORRAL_SRCDIR/profiles expect \
 		"the pip profile's example: .venv/bin/pip runs" "$H/proj" 0 \
-		"pip ran" --profile pip -- .venv/bin/pip install x
+		"pip ran" --profile pip --net-best-effort -- .venv/bin/pip install x
 else
 	skip "a launch from the project's subdirectory runs" \
 		"needs Landlock without the bpf LSM (the guest suites cover bpf)"
