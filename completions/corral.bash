@@ -103,7 +103,7 @@ _corral()
 	local sub=
 	local options='--ro --rx --rw --rwx --allow --deny --profile --project
 		--print-profile 		--connect-tcp --bind-tcp --connect-udp --bind-udp --net=
-		--engine= --log --log-all --debug --quiet --help --version'
+		--net-best-effort --engine= --log --log-all --debug --quiet --help --version'
 	local net_modes='all none rules'
 	local subcommands='setup status teardown profiles check learn explain'
 	local explain_ops='read write exec readdir create remove truncate ioctl

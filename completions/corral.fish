@@ -38,7 +38,7 @@ function __corral_command_words
     end
     set -l opts ro= rx= rw= rwx= allow= deny= profile= project= print-profile=? log=? log-all=? \
         o/output= base= engine= net= connect-tcp= bind-tcp= connect-udp= \
-        bind-udp= q/quiet debug h/help V/version force
+        bind-udp= net-best-effort q/quiet debug h/help V/version force
     argparse -s $opts -- $tokens 2>/dev/null; or return 1
     test -n "$argv"; and not string match -qr -- '^-' $argv[1]; or return 1
     string join0 -- $argv
@@ -93,6 +93,7 @@ complete -c corral -n __corral_options -l engine -x -a 'auto bpf landlock' -d 'e
 complete -c corral -n __corral_options -l log -F -d 'print each denial (to FILE with =)'
 complete -c corral -n __corral_options -l log-all -F -d 'print every denial, routine ones too'
 complete -c corral -n __corral_options -l debug -d 'verifier log during setup'
+complete -c corral -n __corral_options -l net-best-effort -d 'Landlock: run network rules it cannot enforce'
 complete -c corral -n __corral_options -l help -d 'print usage'
 complete -c corral -n __corral_options -l version -d 'print the version'
 complete -c corral -n "__fish_seen_subcommand_from teardown" -l force -d 'unpin even with live sandboxes'
