@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,8 +70,19 @@ static int exit_status(int wstatus)
 	return 128 + WTERMSIG(wstatus);
 }
 
+/*
+ * Every launch on the bpf engine has a watcher (launch.c), so it must
+ * see the command's end at once: a pidfd beside the ring's epoll fd, so
+ * that the wait costs no polling interval (kernels without pidfd_open,
+ * before 5.3, poll every 100 ms).
+ */
 int events_follow(struct event_reader *r, pid_t child)
 {
+	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	struct pollfd fds[2] = {
+		{ .fd = ring_buffer__epoll_fd(r->rb), .events = POLLIN },
+		{ .fd = pidfd, .events = POLLIN },
+	};
 	int wstatus;
 
 	/* The terminal signals the whole group; the command decides. */
@@ -83,8 +96,13 @@ int events_follow(struct event_reader *r, pid_t child)
 		if (done < 0 && errno != EINTR)
 			die_errno("waiting for the sandboxed command (pid %d)",
 				  (int)child);
-		ring_buffer__poll(r->rb, 100);
+		if (poll(fds, pidfd < 0 ? 1 : 2, pidfd < 0 ? 100 : -1) < 0 &&
+		    errno != EINTR)
+			die_errno("waiting for the sandboxed command's events");
+		ring_buffer__consume(r->rb);
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	while (ring_buffer__consume(r->rb) > 0)
 		;
 	return exit_status(wstatus);

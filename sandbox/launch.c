@@ -147,12 +147,28 @@ static void watch_init(struct watch *w, struct launch_request *req)
 	w->learn.cwd = getcwd(NULL, 0);
 }
 
+/*
+ * Without --log, a bpf launch still has a watcher, which counts the
+ * denials and says them in one line at the end (log_print.h's summary):
+ * a user learns that the sandbox refused something when git says "not a
+ * git repository".  --quiet keeps the launch as it was: the command
+ * replaces the launcher, and nothing is said.
+ */
+static void watch_tell_once(struct watch *w, const struct launch_request *req)
+{
+	if (w->on || (req->msg.flags & LAUNCH_QUIET))
+		return;
+	w->on = true;
+	w->printer.summary = true;
+	w->printer.home = getenv("HOME");
+}
+
 /* --log names the rule each denial is about (log_rules.h); the watcher
  * has dropped every privilege by now. */
 static void watch_name_rules(struct watch *w,
 			     const struct launch_request *req)
 {
-	if (learning(req))
+	if (learning(req) || w->printer.summary)
 		return;
 	w->printer.why = log_rules_why;
 	w->printer.why_ctx = log_rules_load(req->rules_text_fd, req->rule_fds,
@@ -517,7 +533,10 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		die("%s needs the bpf engine (Landlock reports no denials to "
 		    "corral)", learning(req) ? "learn" : "--log");
 	if (engine == LAUNCH_ENGINE_BPF) {
-		pid_t child = apply_bpf(rules, n, &net, &watch, req);
+		pid_t child;
+
+		watch_tell_once(&watch, req);
+		child = apply_bpf(rules, n, &net, &watch, req);
 
 		privs_drop_all();
 		if (child > 0) {

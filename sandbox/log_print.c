@@ -93,6 +93,45 @@ static void log_line(struct log_printer *p, const char *line)
 	fflush(p->out);
 }
 
+/* @path with the home directory written ~, as a user reads it. */
+static const char *home_short(const char *path, const char *home,
+			      char *buf, size_t size)
+{
+	size_t n = home ? strlen(home) : 0;
+
+	if (n > 1 && !strncmp(path, home, n) &&
+	    (path[n] == '/' || !path[n])) {
+		snprintf(buf, size, "~%s", path + n);
+		return buf;
+	}
+	return path;
+}
+
+/* Summary mode: count @ev and keep the first as "read ~/x by cat". */
+static void summary_count(struct log_printer *p,
+			  const struct corral_event *ev)
+{
+	static char path[CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN + 8];
+	static char shortened[sizeof(path) + 2];
+	char rights[128];
+
+	if (p->refused++)
+		return;
+	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET ||
+	    ev->hook == CORRAL_HOOK_ROUTE) {
+		snprintf(p->first, sizeof(p->first), "%s by %.16s",
+			 net_text(ev, rights, sizeof(rights)), ev->comm);
+		return;
+	}
+	event_target(ev, path, sizeof(path));
+	snprintf(p->first, sizeof(p->first), "%s%s%s by %.16s",
+		 ev->access ? rights_format(ev->access, rights, sizeof(rights))
+			    : event_hook_name(ev->hook),
+		 path[0] ? " " : "",
+		 home_short(path, p->home, shortened, sizeof(shortened)),
+		 ev->comm);
+}
+
 void log_print_event(const struct corral_event *ev, void *printer)
 {
 	struct log_printer *p = printer;
@@ -103,6 +142,10 @@ void log_print_event(const struct corral_event *ev, void *printer)
 
 	if (!p->all && event_is_routine(ev))
 		return;
+	if (p->summary) {
+		summary_count(p, ev);
+		return;
+	}
 	if (ev->time_ns - p->window_ns >= 1000000000ull) {
 		flush_suppressed(p);
 		p->window_ns = ev->time_ns;
@@ -131,10 +174,27 @@ void log_print_event(const struct corral_event *ev, void *printer)
 	log_line(p, line);
 }
 
+static void summary_finish(struct log_printer *p, uint64_t lost)
+{
+	static char line[LOG_LINE_MAX];
+
+	if (!p->refused)
+		return;
+	snprintf(line, sizeof(line), "%s%llu access%s refused (first: %s); "
+		 "rerun with --log to see them", lost ? "at least " : "",
+		 (unsigned long long)p->refused, p->refused == 1 ? "" : "es",
+		 p->first);
+	log_line(p, line);
+}
+
 void log_finish(struct log_printer *p)
 {
 	uint64_t lost = events_lost() - p->lost_at_start;
 
+	if (p->summary) {
+		summary_finish(p, lost);
+		return;
+	}
 	flush_suppressed(p);
 	if (lost)
 		fprintf(p->out, "corral: while the command ran, the kernel "

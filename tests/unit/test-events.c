@@ -112,6 +112,89 @@ static void test_escaped_comm(void)
 	free(out);
 }
 
+/*
+ * Tell once: a launch without --log counts the denials and prints one
+ * line at the end.  Each row is one run: its events (path, rights, hook;
+ * NULL ends), fed to a summary printer, and the line log_finish() prints.
+ */
+struct summary_event {
+	const char *path;
+	uint32_t access, hook;
+	const char *comm;
+};
+
+static const struct {
+	const char *what;
+	struct summary_event events[5];  /* a NULL path ends them */
+	const char *line;
+} summaries[] = {
+	{ "no denial: nothing", { { NULL, 0, 0, NULL } }, "" },
+	{ "routine probes alone: nothing",
+	  { { "/etc/ld.so.cache", READ, CORRAL_HOOK_OPEN, "git" },
+	    { "/proc/12/mounts", READ, CORRAL_HOOK_OPEN, "ls" } },
+	  "" },
+	{ "one read in the home directory: named with ~, by its command",
+	  { { "/home/u/.ssh/id_rsa", READ, CORRAL_HOOK_OPEN, "git" } },
+	  "corral: 1 access refused (first: read ~/.ssh/id_rsa by git); "
+	  "rerun with --log to see them\n" },
+	{ "three denials after a routine one: counted, the first named",
+	  { { "/etc/ld.so.cache", READ, CORRAL_HOOK_OPEN, "sh" },
+	    { "/home/u/work/evil", CREATE, CORRAL_HOOK_CREATE, "sh" },
+	    { "/home/u/.ssh/id_rsa", READ, CORRAL_HOOK_OPEN, "cat" },
+	    { "/etc/shadow", READ, CORRAL_HOOK_OPEN, "cat" } },
+	  "corral: 3 accesses refused (first: create ~/work/evil by sh); "
+	  "rerun with --log to see them\n" },
+	{ "a path merely starting like the home directory is not ~",
+	  { { "/home/uu/x", READ, CORRAL_HOOK_OPEN, "cat" } },
+	  "corral: 1 access refused (first: read /home/uu/x by cat); "
+	  "rerun with --log to see them\n" },
+	{ "a pathless denial names its hook",
+	  { { "", 0, CORRAL_HOOK_SIGNAL, "kill" } },
+	  "corral: 1 access refused (first: signal by kill); "
+	  "rerun with --log to see them\n" },
+};
+
+static void test_summary(void)
+{
+	static struct log_printer p;
+	static struct corral_event ev;
+	char *out = NULL;
+	size_t size = 0;
+
+	for (size_t i = 0; i < sizeof(summaries) / sizeof(*summaries); i++) {
+		memset(&p, 0, sizeof(p));
+		p.summary = true;
+		p.home = "/home/u";
+		p.per_second = 20;
+		p.out = open_memstream(&out, &size);
+		if (!p.out) {
+			perror("open_memstream");
+			exit(2);
+		}
+		for (const struct summary_event *e = summaries[i].events;
+		     e->path; e++) {
+			memset(&ev, 0, sizeof(ev));
+			ev.hook = e->hook;
+			ev.access = e->access;
+			ev.flags = e->hook == CORRAL_HOOK_CREATE ?
+				   CORRAL_EVENT_CHILD : 0;
+			ev.pid = 7;
+			ev.time_ns = 1000000000ull;
+			strcpy(ev.comm, e->comm);
+			set_names(&ev, e->path);
+			log_print_event(&ev, &p);
+		}
+		log_finish(&p);
+		fclose(p.out);
+		TAP_OK(!strcmp(out, summaries[i].line), "tell once, %s",
+		       summaries[i].what);
+		if (strcmp(out, summaries[i].line))
+			printf("#   got: %s\n", out);
+		free(out);
+		out = NULL;
+	}
+}
+
 int main(void)
 {
 	static struct log_printer log, all;
@@ -160,5 +243,6 @@ int main(void)
 	TAP_OK(!strcmp(dir, "/home/u/work/data"),
 	       "learn's path of a denied create is its directory (%s)", dir);
 	test_escaped_comm();
+	test_summary();
 	return tap_done();
 }
