@@ -484,6 +484,10 @@ static void print_engine(void)
 	       landlock_limits(abi, limits, sizeof(limits)));
 	printf("network under Landlock: %s\n",
 	       landlock_net_limits(abi, limits, sizeof(limits)));
+	printf("denials under Landlock: not reported to corral (Landlock's "
+	       "audit records, ABI 7, go to the audit subsystem, which "
+	       "only root may read), so --log and learn need bpf and no "
+	       "launch says how many accesses were refused\n");
 }
 
 int bpf_admin_status(void)

@@ -112,6 +112,9 @@ rc=$?
 	ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" ||
 	not_ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" \
 		"exit $rc:" "$out"
+[[ $out == *$'\n'"denials under Landlock: not reported to corral (Landlock's audit records"*"no launch says how many accesses were refused"* ]] &&
+	ok "corral status under Landlock: says why no launch can tell the accesses refused" ||
+	not_ok "corral status under Landlock: says why no launch can tell the accesses refused" "$out"
 
 # ---- hints that work ---------------------------------------------------
 
