@@ -103,6 +103,42 @@ for eng in bpf landlock; do
 done
 rm -rf /tmp/corral-65534
 
+# ---- tell once (issue 35, point 7) -----------------------------------
+# Without --log, a bpf launch says in one line at the end that accesses
+# were refused (not routine ones), the first named with ~ for HOME; -q
+# keeps it quiet, --log prints the denials instead, and the command's
+# status is kept.  The control: outside, nobody reads the file.
+printf 'secret\n' >"$W/home/secret" && chown 65534:65534 "$W/home/secret"
+as_user cat "$W/home/secret"
+is "$rc:$out" "0:secret" "tell once, control: outside, nobody reads ~/secret"
+denied="cat: $W/home/secret: Permission denied"
+told() {
+	echo "corral: $1 access$([ "$1" = 1 ] || echo es) refused (first: read ~/secret by cat); rerun with --log to see them"
+}
+# tell_case NAME STATUS OUTPUT CORRAL-ARGS... -- COMMAND...
+tell_case() {
+	local name=$1 want_rc=$2 want=$3
+	shift 3
+	as_user "$UC" --engine=bpf --rx /usr --ro /etc "$@"
+	is "$rc:$out" "$want_rc:$want" "tell once: $name"
+}
+tell_case "a read refused: the command's error, then one line naming it" \
+	1 "$denied"$'\n'"$(told 1)" -- cat "$W/home/secret"
+tell_case "three refused: counted, the first named, the status kept" \
+	3 "$denied"$'\n'"$denied"$'\n'"touch: cannot touch '/var/tmp/x': Permission denied"$'\n'"$(told 3)" \
+	-- sh -c 'cat ~/secret; cat ~/secret; touch /var/tmp/x; exit 3'
+tell_case "nothing refused: nothing said, the status kept" 7 "" -- sh -c 'exit 7'
+tell_case "-q: nothing said" 1 "$denied" -q -- cat "$W/home/secret"
+as_user "$UC" --engine=bpf --rx /usr --ro /etc --log -- cat "$W/home/secret"
+[ "$rc" = 1 ] && [[ $out == *"corral: denied read $W/home/secret (pid "* ]] &&
+	[[ $out != *"refused (first"* ]] &&
+	ok "tell once: --log prints the denial, not the count" ||
+	not_ok "tell once: --log prints the denial, not the count" "exit $rc" "$out"
+as_user "$UC" --engine=landlock --rx /usr --ro /etc -- cat "$W/home/secret"
+[ "$rc" = 1 ] && [[ $out != *"refused (first"* ]] &&
+	ok "tell once: the Landlock engine counts nothing, says nothing of it" ||
+	not_ok "tell once: the Landlock engine counts nothing, says nothing of it" "exit $rc" "$out"
+
 # ---- a launcher the user cannot reach the maps with ---------------
 
 # named corral (another name is argv[0] mode), not under nosuid /tmp
