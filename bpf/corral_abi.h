@@ -234,6 +234,11 @@ static inline __u16 corral_file_tag(__u64 ino)
  * Chromium's own sandbox).  Without it userns_create is refused: most
  * escapes start by gaining capabilities in a namespace of one's own. */
 #define CORRAL_TASK_USERNS     (1u << 8)
+/* sysv-ipc = yes: on the Landlock engine, the command may use SysV IPC
+ * (unscoped: Landlock cannot tell its own objects from others'); without
+ * it every SysV IPC call is refused there (seccomp).  The BPF programs
+ * never read it: their ipc hooks scope IPC to the sandbox either way. */
+#define CORRAL_TASK_SYSV_IPC   (1u << 9)
 
 /*
  * Network rules: hash map "net_policy", key __u64 domain id, value struct

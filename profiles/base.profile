@@ -69,7 +69,10 @@ ro = -/sys/devices/system/cpu
 [sandbox]
 # The defaults, spelled out: no exec of memory-only files, abstract unix
 # sockets scoped to the sandbox, no user namespaces (no shipped profile
-# needs one; bubblewrap and Chromium's own sandbox do).
+# needs one; bubblewrap and Chromium's own sandbox do), and no SysV IPC
+# under the Landlock engine, which cannot scope it to the sandbox (the
+# bpf engine does, whatever this says).
 exec-anonymous = no
 unix-connect = scoped
 userns = no
+sysv-ipc = no

@@ -61,25 +61,44 @@ static int bpf_engine_usable(struct bpf_why *why)
 }
 
 /*
+ * What the launch line says Landlock @abi leaves open: the network's
+ * gaps (landlock_net_brief), then SysV IPC under sysv-ipc = yes, which
+ * it lets through unscoped; NULL when nothing is.
+ */
+static const char *landlock_brief(const struct policy *net, int abi,
+				  bool sysv_ipc)
+{
+	static char buf[128];
+	const char *net_brief = landlock_net_brief(net, abi);
+
+	if (!sysv_ipc)
+		return net_brief;
+	snprintf(buf, sizeof(buf), "%s%sSysV IPC unscoped",
+		 net_brief ? net_brief : "", net_brief ? ", " : "");
+	return buf;
+}
+
+/*
  * --engine=auto: bpf when usable, else Landlock.  --engine=bpf never
  * falls back.  The sandbox being weaker than asked is said in one short
  * line, once, unless @quiet (--quiet, CORRAL_QUIET, quiet = yes): why bpf
- * is not used and that the network is only partly confined
- * (--net-best-effort), or, when Landlock was asked for, only the latter;
- * 'corral status' says the rest.  Under Landlock, a deny it cannot make
- * exactly, or a network rule it cannot enforce (unless --net-best-effort:
- * the sandbox is never weaker than asked without being told so), ends the
- * launch here, in the one line that says why.
+ * is not used, that the network is only partly confined
+ * (--net-best-effort) and that SysV IPC is unscoped (@sysv_ipc), or,
+ * when Landlock was asked for, only the latter two; 'corral status' says
+ * the rest.  Under Landlock, a deny it cannot make exactly, or a network
+ * rule it cannot enforce (unless --net-best-effort: the sandbox is never
+ * weaker than asked without being told so), ends the launch here, in the
+ * one line that says why.
  */
 static enum launch_engine choose_engine(enum launch_engine wanted,
 					const struct policy *net,
-					uint32_t flags,
+					uint32_t flags, bool sysv_ipc,
 					const struct opened_rule *rules,
 					size_t n)
 {
 	struct bpf_why why = { .brief = "", .full = "" };
 	char deny_why[2 * PATH_MAX + 256], gap[256];
-	const char *net_brief;
+	const char *net_brief, *brief;
 	int abi, denies;
 
 	if (wanted != LAUNCH_ENGINE_LANDLOCK && bpf_engine_usable(&why))
@@ -103,15 +122,20 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 		    "(corral setup, as root) or add --net-best-effort to run "
 		    "with it unenforced", abi, gap);
 	net_brief = landlock_net_brief(net, abi);
+	brief = landlock_brief(net, abi, sysv_ipc);
 	if (flags & LAUNCH_QUIET)
 		return LAUNCH_ENGINE_LANDLOCK;
 	if (wanted != LAUNCH_ENGINE_LANDLOCK)
 		warn_msg("using Landlock ABI %d, not bpf (%s)%s%s; see 'corral "
-			 "status'", abi, why.brief, net_brief ? ", " : "",
-			 net_brief ? net_brief : "");
+			 "status'", abi, why.brief, brief ? ", " : "",
+			 brief ? brief : "");
 	else if (net_brief)
-		warn_msg("Landlock ABI %d confines the network partly: %s; see "
-			 "'corral status'", abi, net_brief);
+		warn_msg("Landlock ABI %d confines the network partly: %s%s; "
+			 "see 'corral status'", abi, net_brief,
+			 sysv_ipc ? "; SysV IPC unscoped" : "");
+	else if (sysv_ipc)
+		warn_msg("Landlock ABI %d: SysV IPC unscoped; see 'corral "
+			 "status'", abi);
 	if (denies)
 		warn_msg("Landlock cannot take rights away: each deny is made by "
 			 "allowing what is around it; see corral(1)");
@@ -519,6 +543,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	struct watch watch;
 	static struct policy net;
 	int tmp_fd = steal_fd(&req->tmp_fd);
+	bool sysv_ipc = req->msg.task_flags & CORRAL_TASK_SYSV_IPC;
 
 	net_policy_of(req, &net);
 	for (size_t i = 0; i < n; i++) {
@@ -526,8 +551,8 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		rules[i].access = req->msg.access[i];
 		rules[i].deny = req->msg.deny[i];
 	}
-	engine = choose_engine(req->msg.engine, &net, req->msg.flags, rules,
-			       n);
+	engine = choose_engine(req->msg.engine, &net, req->msg.flags, sysv_ipc,
+			       rules, n);
 	watch_init(&watch, req);
 	if (watch.on && engine != LAUNCH_ENGINE_BPF)
 		die("%s needs the bpf engine (Landlock reports no denials to "
@@ -558,7 +583,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	     !(req->msg.task_flags & CORRAL_TASK_USERNS) &&
 	     seccomp_install_userns() < 0) ||
 	    (engine != LAUNCH_ENGINE_BPF &&
-	     (seccomp_install_landlock() < 0 ||
+	     (seccomp_install_landlock(sysv_ipc) < 0 ||
 	      seccomp_install_net(landlock_net_filter(&net,
 						      landlock_abi())) < 0)))
 		die("could not install the seccomp filter; the command was "

@@ -30,7 +30,7 @@
 #define NSFS_MAGIC          0x6e736673
 
 #define TASK_FLAGS_KNOWN (CORRAL_TASK_EXEC_ANON | CORRAL_TASK_UNIX_ANY | \
-			  CORRAL_TASK_USERNS)
+			  CORRAL_TASK_USERNS | CORRAL_TASK_SYSV_IPC)
 
 int launch_msg_send_raw(int sock, const void *buf, size_t len,
 			const int *fds, size_t n_fds)

@@ -95,7 +95,8 @@ struct launch_msg {
 	uint32_t kind;            /* enum launch_kind */
 	uint32_t flags;           /* LAUNCH_* above */
 	uint32_t engine;          /* enum launch_engine, require= merged in */
-	uint32_t task_flags;      /* CORRAL_TASK_EXEC_ANON, _UNIX_ANY */
+	uint32_t task_flags;      /* CORRAL_TASK_EXEC_ANON, _UNIX_ANY, _USERNS,
+				     _SYSV_IPC */
 	uint32_t cmd_index;       /* the command is argv[cmd_index...] */
 	uint32_t n_rules;         /* fds attached for rules, in order */
 	uint32_t access[LAUNCH_MAX_RULES];  /* rights each rule allows */

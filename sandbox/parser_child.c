@@ -321,6 +321,8 @@ static uint32_t sandbox_flags(const struct policy *policy)
 		flags |= CORRAL_TASK_UNIX_ANY;
 	if (policy->sandbox.value[POLICY_USERNS] == POLICY_YES)
 		flags |= CORRAL_TASK_USERNS;
+	if (policy->sandbox.value[POLICY_SYSV_IPC] == POLICY_YES)
+		flags |= CORRAL_TASK_SYSV_IPC;
 	return flags;
 }
 

@@ -77,13 +77,16 @@ struct opened_rule {
  *   require        = bpf|any      refuse to run without the BPF engine
  *   quiet          = yes|no       no warning line when Landlock is used
  *   userns         = yes|no       the command may make user namespaces
+ *   sysv-ipc       = yes|no       on the Landlock engine, SysV IPC is
+ *                                 allowed (unscoped) rather than refused
  *
  * profile_keys.c parses and merges them (a later setting replaces an
  * earlier one) and --print-profile prints them; launch.c hands them to
  * the engines (exec-anonymous and unix-connect to the BPF programs,
- * require to --engine=auto).  POLICY_UNSET means no profile said
- * anything: the default applies (exec-anonymous no, unix-connect scoped,
- * require any).
+ * userns and sysv-ipc to the Landlock engine's seccomp filters, require
+ * to --engine=auto).  POLICY_UNSET means no profile said anything: the
+ * default applies (exec-anonymous no, unix-connect scoped, require any,
+ * userns no, sysv-ipc no).
  */
 /* Each [sandbox] setting: its enum and its key. */
 #define POLICY_SETTINGS(X)				\
@@ -91,11 +94,12 @@ struct opened_rule {
 	X(POLICY_UNIX_CONNECT, "unix-connect")		\
 	X(POLICY_REQUIRE, "require")			\
 	X(POLICY_QUIET, "quiet")			\
-	X(POLICY_USERNS, "userns")
+	X(POLICY_USERNS, "userns")			\
+	X(POLICY_SYSV_IPC, "sysv-ipc")
 
 /* Each value a setting can take, and its word. */
 #define POLICY_VALUES(X)			\
-	X(POLICY_NO, "no")       /* exec-anonymous, quiet, userns */ \
+	X(POLICY_NO, "no")       /* the yes|no settings */ \
 	X(POLICY_YES, "yes")				\
 	X(POLICY_SCOPED, "scoped") /* unix-connect */	\
 	X(POLICY_ALLOW, "allow")			\

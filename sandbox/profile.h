@@ -8,7 +8,8 @@
  *                 continue the list; RIGHTS is ro, rx, rw, rwx, a single
  *                 right or a comma list (read,exec); '-' = optional
  *   [sandbox]     exec-anonymous = yes|no, unix-connect = scoped|allow,
- *                 require = bpf|any
+ *                 require = bpf|any, quiet = yes|no, userns = yes|no,
+ *                 sysv-ipc = yes|no
  *
  * A value may be quoted: "TEXT" (-"PATH" for an optional path) with the
  * escapes \\ \" \n \t \r \xHH; a '\' ending a line inside the quotes

@@ -62,6 +62,7 @@ static const struct key keys[] = {
 	SETTING(POLICY_REQUIRE, any_bpf),
 	SETTING(POLICY_QUIET, yes_no),
 	SETTING(POLICY_USERNS, yes_no),
+	SETTING(POLICY_SYSV_IPC, yes_no),
 	KEY("environment", "unset", KEY_UNSET),
 	KEY("network", "net", KEY_NET_MODE),
 	KEY("network", "connect-tcp", KEY_NET_RULE),

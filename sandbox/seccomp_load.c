@@ -49,10 +49,15 @@ int seccomp_install_userns(void)
 		       "user namespace");
 }
 
-int seccomp_install_landlock(void)
+int seccomp_install_landlock(bool sysv_ipc)
 {
-	return install(corral_landlock_filter,
-		       N_INSNS(corral_landlock_filter), "Landlock engine's");
+	if (sysv_ipc)
+		return install(corral_landlock_filter,
+			       N_INSNS(corral_landlock_filter),
+			       "Landlock engine's");
+	return install(corral_landlock_no_ipc_filter,
+		       N_INSNS(corral_landlock_no_ipc_filter),
+		       "Landlock engine's");
 }
 
 int seccomp_install_parser(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * seccomp_load.h - installing corral's two seccomp filters.
+ * seccomp_load.h - installing corral's seccomp filters.
  *
  * They are built by libseccomp when corral is built (seccomp-gen, from
  * seccomp_sandbox.c and seccomp_child.c) and loaded here as BPF: building
@@ -9,6 +9,8 @@
  */
 #ifndef CORRAL_SECCOMP_LOAD_H
 #define CORRAL_SECCOMP_LOAD_H
+
+#include <stdbool.h>
 
 /*
  * Installs the sandbox's deny list.  Sets NO_NEW_PRIVS first (the kernel
@@ -22,9 +24,10 @@ int seccomp_install_userns(void);
 /*
  * Refuses, where the Landlock engine runs, what it cannot scope and an
  * argument decides: another process's limits, nice value, I/O priority,
- * scheduling and memory placement (a process names itself as 0).
+ * scheduling and memory placement (a process names itself as 0); and,
+ * unless @sysv_ipc (sysv-ipc = yes), every SysV IPC call (EPERM).
  */
-int seccomp_install_landlock(void);
+int seccomp_install_landlock(bool sysv_ipc);
 
 /*
  * What the Landlock engine cannot refuse of the network, refused by

@@ -14,9 +14,14 @@
 scmp_filter_ctx seccomp_sandbox_filter(void);
 /* No new user namespaces (seccomp_sandbox.c); NULL after a message. */
 scmp_filter_ctx seccomp_userns_filter(void);
-/* Other processes' limits and scheduling, for the Landlock engine
- * (seccomp_sandbox.c); NULL after a message. */
-scmp_filter_ctx seccomp_landlock_filter(void);
+/* Other processes' limits and scheduling, for the Landlock engine, and
+ * SysV IPC unless the profile allows it (seccomp_sandbox.c); NULL after
+ * a message. */
+enum seccomp_ipc {
+	SECCOMP_IPC_ALLOWED,    /* sysv-ipc = yes */
+	SECCOMP_IPC_REFUSED,    /* every SysV IPC call is EPERM */
+};
+scmp_filter_ctx seccomp_landlock_filter(enum seccomp_ipc ipc);
 /* Sockets the Landlock engine cannot judge (seccomp_net.c). */
 enum seccomp_net {
 	SECCOMP_NET_RULES,      /* the bpf engine's socket_create rule */

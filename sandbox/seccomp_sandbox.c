@@ -266,14 +266,43 @@ static int refuse_other_tasks(scmp_filter_ctx ctx)
 	return 0;
 }
 
+/*
+ * SysV IPC, whose objects are shared by every process of the IPC
+ * namespace: Landlock cannot tell the sandbox's own from another
+ * process's (the bpf engine's ipc hooks do), so without sysv-ipc = yes
+ * the Landlock engine refuses every call (EPERM), its own objects'
+ * included.  The ipc multiplexer is where an architecture has one
+ * (i386); libseccomp ignores a name the architecture lacks.
+ */
+static const char *const sysv_ipc_calls[] = {
+	"shmget", "shmat", "shmctl", "shmdt",
+	"msgget", "msgsnd", "msgrcv", "msgctl",
+	"semget", "semop", "semtimedop", "semtimedop_time64", "semctl",
+	"ipc",
+};
+
+static int refuse_sysv_ipc(scmp_filter_ctx ctx)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < sizeof(sysv_ipc_calls) /
+				      sizeof(*sysv_ipc_calls); i++)
+		r = rule_by_name(ctx, SCMP_ACT_ERRNO(EPERM), sysv_ipc_calls[i]);
+	return r;
+}
+
 /* What the Landlock engine cannot scope, decided by arguments alone. */
-scmp_filter_ctx seccomp_landlock_filter(void)
+scmp_filter_ctx seccomp_landlock_filter(enum seccomp_ipc ipc)
 {
 	scmp_filter_ctx ctx = filter_new(SCMP_ACT_ALLOW);
+	int r;
 
 	if (!ctx)
 		return NULL;
-	return filter_done(ctx, refuse_other_tasks(ctx));
+	r = refuse_other_tasks(ctx);
+	if (!r && ipc == SECCOMP_IPC_REFUSED)
+		r = refuse_sysv_ipc(ctx);
+	return filter_done(ctx, r);
 }
 
 /* open_tree(2) may open a path (what O_PATH does), not clone a tree. */

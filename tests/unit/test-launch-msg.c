@@ -181,6 +181,11 @@ static void test_accepts_a_good_message(int dir)
 	TAP_EQ(0, exchange(&m, sizeof(m), &dir, 1, &req, &leaked),
 	       "a well-formed message is accepted (%s)", why);
 	TAP_OK(!leaked, "and its fds are closed by launch_request_close");
+	m.task_flags = CORRAL_TASK_EXEC_ANON | CORRAL_TASK_UNIX_ANY |
+		       CORRAL_TASK_USERNS | CORRAL_TASK_SYSV_IPC;
+	TAP_EQ(0, exchange(&m, sizeof(m), &dir, 1, &req, &leaked),
+	       "every [sandbox] switch's task flag is accepted, sysv-ipc's "
+	       "too (%s)", why);
 }
 
 static void test_sizes(int dir)

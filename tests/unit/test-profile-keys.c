@@ -257,6 +257,16 @@ void test_settings(void)
 	       p.policy.sandbox.value[POLICY_UNIX_CONNECT] == POLICY_ALLOW &&
 	       p.policy.sandbox.value[POLICY_REQUIRE] == POLICY_BPF,
 	       "each setting is stored in struct policy_sandbox");
+	TAP_OK(p.policy.sandbox.value[POLICY_SYSV_IPC] == POLICY_UNSET,
+	       "sysv-ipc unsaid is unset (the default: no)");
+	parsed_free(&p);
+	p = parse_ok("[sandbox]\nsysv-ipc = yes\n", "sysv-ipc = yes parses");
+	TAP_OK(p.policy.sandbox.value[POLICY_SYSV_IPC] == POLICY_YES &&
+	       p.policy.sandbox.origin[POLICY_SYSV_IPC] &&
+	       strstr(p.policy.sandbox.origin[POLICY_SYSV_IPC], "t.profile:2"),
+	       "sysv-ipc = yes is stored, with where it was set (%s)",
+	       p.policy.sandbox.origin[POLICY_SYSV_IPC] ?
+	       p.policy.sandbox.origin[POLICY_SYSV_IPC] : "none");
 	parsed_free(&p);
 }
 
@@ -354,6 +364,9 @@ static const struct error_case key_errors[] = {
 	  "t.profile:2: bad value 'maybe' for exec-anonymous (use "
 	  "no or yes)",
 	  "a bad yes/no" },
+	{ "[sandbox]\nsysv-ipc = on\n",
+	  "t.profile:2: bad value 'on' for sysv-ipc (use no or yes)",
+	  "sysv-ipc takes yes or no" },
 	{ "[sandbox]\nunix-connect = Scoped\n",
 	  "t.profile:2: bad value 'Scoped' for unix-connect (use "
 	  "scoped or allow)",

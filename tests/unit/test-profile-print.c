@@ -138,3 +138,20 @@ void test_print_round_trip(void)
 	parsed_free(&p);
 	parsed_free(&q);
 }
+
+/* sysv-ipc = yes is printed back, and reads back as itself. */
+void test_print_sysv_ipc(void)
+{
+	struct parsed p = parse_text("[sandbox]\nsysv-ipc = yes\n"), q;
+	char *text = printed(&p.policy, &p.result);
+
+	TAP_OK(strstr(text, "\nsysv-ipc = yes") != NULL,
+	       "sysv-ipc = yes is printed");
+	q = parse_text(text);
+	TAP_OK(q.r == 0 && q.policy.sandbox.value[POLICY_SYSV_IPC] ==
+			   POLICY_YES,
+	       "and reads back as yes (%s)", first_error(&q));
+	free(text);
+	parsed_free(&p);
+	parsed_free(&q);
+}

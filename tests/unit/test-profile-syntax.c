@@ -35,7 +35,7 @@ static const struct error_case syntax_errors[] = {
 	  "unknown key in [profile]" },
 	{ "[sandbox]\nexec-anon = yes\n",
 	  "t.profile:2: unknown key 'exec-anon' in [sandbox] (keys: "
-	  "exec-anonymous, unix-connect, require, quiet, userns)",
+	  "exec-anonymous, unix-connect, require, quiet, userns, sysv-ipc)",
 	  "unknown key in [sandbox]" },
 	{ "[filesystem]\n\nraed = /x\n",
 	  "t.profile:3: unknown right 'raed' in key 'raed' (rights: "

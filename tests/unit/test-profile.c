@@ -121,6 +121,7 @@ int main(void)
 	test_error_order();
 	test_quoting();
 	test_print_nasty_paths();
+	test_print_sysv_ipc();
 	test_cli();
 	test_find_program();
 	test_list();

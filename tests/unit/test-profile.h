@@ -84,5 +84,6 @@ void test_find_program(void);
 /* test-profile-print.c */
 void test_print_nasty_paths(void);
 void test_print_round_trip(void);
+void test_print_sysv_ipc(void);
 
 #endif
