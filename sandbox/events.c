@@ -70,6 +70,37 @@ static int exit_status(int wstatus)
 	return 128 + WTERMSIG(wstatus);
 }
 
+static volatile pid_t followed;
+
+static void pass_on(int sig)
+{
+	int saved = errno;
+
+	if (followed > 0)
+		kill(followed, sig);
+	errno = saved;
+}
+
+/*
+ * The watcher stands where the command would be: a supervisor that
+ * stops "corral" (systemd, a shell's kill, timeout(1)) means the
+ * command.  The terminal's own signals reach the whole group anyway.
+ */
+static void pass_on_signals(pid_t child)
+{
+	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = pass_on, .sa_flags = SA_RESTART };
+
+	followed = child;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(passed) / sizeof(*passed); i++)
+		if (sigaction(passed[i], &sa, NULL) < 0)
+			die_errno("passing signal %d on to the command", passed[i]);
+	/* The terminal signals the whole group; the command decides. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+}
+
 /*
  * Every launch on the bpf engine has a watcher (launch.c), so it must
  * see the command's end at once: a pidfd beside the ring's epoll fd, so
@@ -85,9 +116,7 @@ int events_follow(struct event_reader *r, pid_t child)
 	};
 	int wstatus;
 
-	/* The terminal signals the whole group; the command decides. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	pass_on_signals(child);
 	for (;;) {
 		pid_t done = waitpid(child, &wstatus, WNOHANG);
 

@@ -72,11 +72,29 @@ out=$("$CORRAL" --rx /usr --ro /proc -- sh -c \
 want=$(printf 'CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1')
 is "$out" "$want" "the command runs with no capabilities and NO_NEW_PRIVS"
 
-out=$(sh -c 'echo $$; exec "$0" --rx /usr -- sh -c "echo \$\$"' "$CORRAL" 2>&1)
+out=$(sh -c 'echo $$; exec "$0" -q --rx /usr -- sh -c "echo \$\$"' "$CORRAL" 2>&1)
 pids=($out)
 [ "${#pids[@]}" = 2 ] && [ "${pids[0]}" = "${pids[1]}" ] &&
-	ok "corral execs the command in its own process (no corral left)" ||
-	not_ok "corral execs the command in its own process (no corral left)" "$out"
+	ok "-q: corral execs the command in its own process (no corral left)" ||
+	not_ok "-q: corral execs the command in its own process (no corral left)" "$out"
+
+# Without -q corral stays as the command's parent (it counts the denials,
+# issue 35 point 7): a TERM sent to corral is passed on to the command,
+# and corral exits with the command's status.
+make_tmp T admin || exit 1
+CORRAL_QUIET=0 "$CORRAL" --rx /usr -- sh -c 'trap "echo got TERM; exit 5" TERM; echo ready
+	while :; do sleep 0.05; done' >"$T/term.out" 2>&1 &
+watcher=$!
+if wait_lines "$T/term.out" 1 20; then
+	kill -TERM "$watcher"
+	wait "$watcher"
+	rc=$?
+	is "$rc: $(tr '\n' ' ' <"$T/term.out")" "5: ready got TERM " \
+		"without -q: a TERM sent to corral reaches the command, whose status corral exits with"
+else
+	kill -KILL "$watcher"
+	not_ok "without -q: a TERM sent to corral reaches the command" "$(cat "$T/term.out")"
+fi
 
 if command -v setpriv >/dev/null; then
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -87,7 +105,7 @@ if command -v setpriv >/dev/null; then
 		not_ok "without CAP_BPF --engine=bpf exits 125 and names CAP_BPF" \
 			"exit $rc: $out"
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$CORRAL" --rx /usr -- cat /etc/shadow 2>&1)
+		env CORRAL_QUIET=0 "$CORRAL" --rx /usr -- cat /etc/shadow 2>&1)
 	rc=$?
 	[ "$rc" = 1 ] && [[ $out == "corral: using Landlock ABI "*"CAP_BPF"* ]] &&
 		[[ $out == *"shadow: Permission denied"* ]] &&

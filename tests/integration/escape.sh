@@ -738,7 +738,7 @@ write $W/in/f: OK" "$eng: the parent shell killed, the sandboxed command still r
 
 	# -- corral inside the sandbox --
 	# shellcheck disable=SC2086
-	got=$(jail $SYS --rx /usr/local/bin --ro "$W/in" -- "$UC" --rw "$W/in" \
+	got=$(jail $SYS --rx /usr/local/bin --ro "$W/in" -- env CORRAL_QUIET=0 "$UC" --rw "$W/in" \
 		--rw "$W/out" --rx "$BIN" -- "$ESC" write "$W/in/f" + read "$W/out/secret" 2>&1)
 	case $got in
 	"corral: using Landlock ABI "*$'\n'"write $W/in/f: EACCES"$'\n'"read $W/out/secret: EACCES")

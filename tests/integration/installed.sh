@@ -119,7 +119,7 @@ told() {
 tell_case() {
 	local name=$1 want_rc=$2 want=$3
 	shift 3
-	as_user "$UC" --engine=bpf --rx /usr --ro /etc "$@"
+	as_user env CORRAL_QUIET=0 "$UC" --engine=bpf --rx /usr --ro /etc "$@"
 	is "$rc:$out" "$want_rc:$want" "tell once: $name"
 }
 tell_case "a read refused: the command's error, then one line naming it" \
@@ -129,12 +129,12 @@ tell_case "three refused: counted, the first named, the status kept" \
 	-- sh -c 'cat ~/secret; cat ~/secret; touch /var/tmp/x; exit 3'
 tell_case "nothing refused: nothing said, the status kept" 7 "" -- sh -c 'exit 7'
 tell_case "-q: nothing said" 1 "$denied" -q -- cat "$W/home/secret"
-as_user "$UC" --engine=bpf --rx /usr --ro /etc --log -- cat "$W/home/secret"
+as_user env CORRAL_QUIET=0 "$UC" --engine=bpf --rx /usr --ro /etc --log -- cat "$W/home/secret"
 [ "$rc" = 1 ] && [[ $out == *"corral: denied read $W/home/secret (pid "* ]] &&
 	[[ $out != *"refused (first"* ]] &&
 	ok "tell once: --log prints the denial, not the count" ||
 	not_ok "tell once: --log prints the denial, not the count" "exit $rc" "$out"
-as_user "$UC" --engine=landlock --rx /usr --ro /etc -- cat "$W/home/secret"
+as_user env CORRAL_QUIET=0 "$UC" --engine=landlock --rx /usr --ro /etc -- cat "$W/home/secret"
 [ "$rc" = 1 ] && [[ $out != *"refused (first"* ]] &&
 	ok "tell once: the Landlock engine counts nothing, says nothing of it" ||
 	not_ok "tell once: the Landlock engine counts nothing, says nothing of it" "exit $rc" "$out"
@@ -149,7 +149,7 @@ chmod 0755 "$NGD"
 NG=$NGD/corral
 install -m 0755 "$CORRAL" "$NG" && setcap cap_bpf+p "$NG" ||
 	skip_all "cannot install $NG with cap_bpf+p"
-as_user "$NG" --rx /usr -- true
+as_user env CORRAL_QUIET=0 "$NG" --rx /usr -- true
 lines=$(printf '%s\n' "$out" | grep -c .)
 if [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#out} -lt 100 ] &&
 	[[ $out == "corral: using Landlock ABI "*"maps not reachable"* ]]; then

@@ -10,7 +10,7 @@ make_tmp w nest
 mkdir -p "$w/a" "$w/b" && echo a >"$w/a/f" && echo b >"$w/b/f"
 outer=(--engine=bpf --rx /usr --rx "$CORRAL_HELPERS" --rx "$(dirname "$CORRAL")")
 
-out=$("$CORRAL" "${outer[@]}" --ro "$w/a" -- "$CORRAL" --rw "$w/a" --rw "$w/b" \
+out=$(CORRAL_QUIET=0 "$CORRAL" "${outer[@]}" --ro "$w/a" -- "$CORRAL" --rw "$w/a" --rw "$w/b" \
 	--rx "$CORRAL_HELPERS" -- "$PROBE" write "$w/a/f" + read "$w/b/f" 2>&1)
 [[ $out == *"write $w/a/f: EACCES"* && $out == *"read $w/b/f: EACCES"* ]] &&
 	ok "an inner corral cannot widen the outer sandbox" ||

@@ -272,7 +272,7 @@ got=$("$CORRAL" --engine=landlock --rx "$CORRAL_HELPERS" --connect-tcp 127.0.0.1
 rc=$?
 is "$rc: ${got%%;*}" "125: corral: Landlock ABI $ABI cannot enforce 'connect-tcp = 127.0.0.1:$ALLOWED': it checks ports only, so the rule would allow port $ALLOWED on every address" \
 	"landlock engine (ABI $ABI): an address rule is not run, and the line names it"
-got=$("$CORRAL" --engine=landlock --rx "$CORRAL_HELPERS" --connect-tcp 127.0.0.1:$ALLOWED --net-best-effort -- \
+got=$(CORRAL_QUIET=0 "$CORRAL" --engine=landlock --rx "$CORRAL_HELPERS" --connect-tcp 127.0.0.1:$ALLOWED --net-best-effort -- \
 	"$NETPROBE" connect-tcp $L $ALLOWED + connect-tcp ::1 $ALLOWED + connect-tcp $L $DENIED + sendto-udp $L 53 2>&1)
 # what the one warning says is left at this ABI (UDP, which no rule
 # allows, is refused by corral's seccomp filter below ABI 10), and so
