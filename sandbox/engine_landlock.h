@@ -21,6 +21,9 @@ int landlock_abi(void);
  */
 const char *landlock_limits(int abi, char *buf, size_t size);
 
+/* The first Landlock ABI that confines named unix sockets (connect-unix). */
+#define CORRAL_LL_ABI_UNIX 9
+
 /*
  * Creates a ruleset for the running ABI, adds one rule per opened path
  * (fd, corral access bits; a rule on a file must carry file rights only)

@@ -61,21 +61,29 @@ static int bpf_engine_usable(struct bpf_why *why)
 }
 
 /*
- * What the launch line says Landlock @abi leaves open: the network's
- * gaps (landlock_net_brief), then SysV IPC under sysv-ipc = yes, which
- * it lets through unscoped; NULL when nothing is.
+ * What the fallback's launch line says Landlock @abi leaves open: the
+ * network's gaps (landlock_net_brief), named unix sockets below ABI 9
+ * (tmux, ssh-agent, D-Bus: no argument check can see a socket's path),
+ * then SysV IPC under sysv-ipc = yes; NULL when nothing is.
  */
 static const char *landlock_brief(const struct policy *net, int abi,
 				  bool sysv_ipc)
 {
-	static char buf[128];
-	const char *net_brief = landlock_net_brief(net, abi);
+	const char *parts[] = {
+		landlock_net_brief(net, abi),
+		abi < CORRAL_LL_ABI_UNIX ? "unix sockets unscoped" : NULL,
+		sysv_ipc ? "SysV IPC unscoped" : NULL,
+	};
+	static char buf[160];
+	size_t len = 0;
 
-	if (!sysv_ipc)
-		return net_brief;
-	snprintf(buf, sizeof(buf), "%s%sSysV IPC unscoped",
-		 net_brief ? net_brief : "", net_brief ? ", " : "");
-	return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++)
+		if (parts[i])
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+						"%s%s", len ? ", " : "",
+						parts[i]);
+	return len ? buf : NULL;
 }
 
 /*

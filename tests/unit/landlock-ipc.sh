@@ -117,11 +117,11 @@ if "$CORRAL" status 2>/dev/null | grep -q '^engine: bpf'; then
 else
 	err=$("$CORRAL" "${keyv[@]}" --rx "$CORRAL_HELPERS" -- "$ESC" ipc-own 2>&1 \
 		>/dev/null)
-	[[ $err == "corral: using Landlock ABI $ABI, not bpf ("*"), SysV IPC unscoped; $left" ]] &&
+	[[ $err == "corral: using Landlock ABI $ABI, not bpf ("*", SysV IPC unscoped; $left" ]] &&
 		ok "the fallback line under sysv-ipc = yes names SysV IPC unscoped" ||
 		not_ok "the fallback line under sysv-ipc = yes names SysV IPC unscoped" "$err"
 	err=$("$CORRAL" --rx "$CORRAL_HELPERS" -- "$ESC" ipc-own 2>&1 >/dev/null)
-	[[ $err == "corral: using Landlock ABI $ABI, not bpf ("*"); $left" &&
+	[[ $err == "corral: using Landlock ABI $ABI, not bpf ("*"; $left" &&
 		$err != *"SysV"* ]] &&
 		ok "the fallback line without sysv-ipc does not" ||
 		not_ok "the fallback line without sysv-ipc does not" "$err"
