@@ -9,6 +9,9 @@
 #   CORRAL_ARGS     extra flags put before the rules, e.g. --engine=bpf
 #   CORRAL_HELPERS  directory holding the static helpers probe and ll-exec
 #                   (default: ../helpers next to this file, if built there)
+#   CORRAL_HOOKED   corral built with its test hooks, tests/hooked/corral
+#                   (default: ../hooked/corral next to this file); the
+#                   installed corral has none (sandbox/README.md)
 #   CORRAL_TEST_TMP where fixtures go (default: $TMPDIR or /tmp; tmpfs in
 #                   the guest)
 #   CI              when "true", skipping a whole suite is a failure
@@ -22,6 +25,10 @@ CORRAL=$(type -P "$CORRAL" || echo "$CORRAL")	# absolute: tests may change PATH
 if [ -z "${CORRAL_HELPERS:-}" ]; then
 	CORRAL_HELPERS=$(dirname "${BASH_SOURCE[0]}")/../helpers
 	CORRAL_HELPERS=$(cd "$CORRAL_HELPERS" 2>/dev/null && pwd || echo "$CORRAL_HELPERS")
+fi
+if [ -z "${CORRAL_HOOKED:-}" ]; then
+	CORRAL_HOOKED=$(dirname "${BASH_SOURCE[0]}")/../hooked
+	CORRAL_HOOKED=$(cd "$CORRAL_HOOKED" 2>/dev/null && pwd || echo "$CORRAL_HOOKED")/corral
 fi
 PROBE=$CORRAL_HELPERS/probe
 ORACLE=$CORRAL_HELPERS/ll-exec
@@ -96,6 +103,16 @@ skip() {
 	tap_n=$((tap_n + 1))
 	tap_skipped=$((tap_skipped + 1))
 	echo "ok $tap_n - $1 # SKIP $2"
+}
+
+# skip_unless_ci NAME REASON: a skip; under CI=true, where nothing may be
+# skipped (DESIGN.md section 7), a failure
+skip_unless_ci() {
+	if [ "${CI:-}" = true ]; then
+		not_ok "$1" "not run under CI=true: $2"
+	else
+		skip "$1" "$2"
+	fi
 }
 
 # is GOT WANT NAME: string equality, both values shown on failure
