@@ -109,7 +109,10 @@ void take_environment(struct parser_env *penv, char *const *envp)
 	read_vars(&penv->vars, envp);
 	penv->profile_path = dup_env(envp, "CORRAL_PROFILE_PATH");
 	penv->path = dup_env(envp, "PATH");
+#ifdef CORRAL_TEST_HOOKS
+	/* tests/hooked/corral only: the installed corral never reads it */
 	penv->test = dup_env(envp, "CORRAL_TEST_PARSER");
+#endif
 	penv->user = dup_env(envp, "USER");
 	value = user_env_get(envp, "CORRAL_QUIET");
 	penv->quiet = value && value[0] && strcmp(value, "0");

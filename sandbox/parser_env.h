@@ -33,7 +33,9 @@ struct parser_env {
 	struct vars vars;
 	char *profile_path;   /* CORRAL_PROFILE_PATH */
 	char *path;           /* PATH */
+#ifdef CORRAL_TEST_HOOKS
 	char *test;           /* CORRAL_TEST_PARSER: see run_test_hook */
+#endif
 	bool quiet;           /* CORRAL_QUIET set, and not "0" */
 	char *user;           /* USER, if the password database has no name */
 	struct user_lookup *user_db;  /* the database's answer, kept */

@@ -12,8 +12,8 @@
 # lines say which attacks succeed for nobody outside a sandbox: a case whose
 # attack fails there too proves less, and the line says so.
 #
-# Environment: CORRAL, CORRAL_HELPERS (see lib.sh); CORRAL_ARGS with
-# --engine=bpf or --engine=landlock runs one engine only;
+# Environment: CORRAL, CORRAL_HELPERS, CORRAL_HOOKED (see lib.sh);
+# CORRAL_ARGS with --engine=bpf or --engine=landlock runs one engine only;
 # CORRAL_ESCAPE_ANYWHERE=1 runs outside the guest (it changes the system).
 
 . "$(dirname "$0")/lib.sh"
@@ -779,9 +779,12 @@ done
 # ---- the launcher's own parser (engine-independent) ---------------------
 # The child that reads argv and profiles for nobody's setgid, cap_bpf+p
 # launcher holds nothing, and a bpf() call from it kills it before any
-# command runs.
+# command runs.  Shown by CORRAL_TEST_PARSER, which only corral's test
+# build has ($CORRAL_HOOKED, installed as $UC is; installed.sh: $UC lacks
+# it); without it both cases fail.
+install_hooked || { diag "cannot install $CORRAL_HOOKED at $HUC (make check builds it)"; HUC=/nonexistent; }
 got=$(cd / && "${NOBODY_CG[@]}" env CORRAL_TEST_PARSER=status LD_PRELOAD=/x \
-	"$UC" --rx "$SYS" -- /bin/true 2>&1)
+	"$HUC" $SYS -- /bin/true 2>&1)
 st=$(printf '%s\n' "$got" | awk '/^(Cap(Inh|Prm|Eff|Amb)|NoNewPrivs|Seccomp|Environ|Gid|Groups):/ { printf "%s=%s ", $1, $2 }')
 [[ " $st" == *" CapInh:=0000000000000000 CapPrm:=0000000000000000 CapEff:=0000000000000000 "* &&
 	$st == *"CapAmb:=0000000000000000 "* && $st == *"NoNewPrivs:=1 "* &&
@@ -789,7 +792,7 @@ st=$(printf '%s\n' "$got" | awk '/^(Cap(Inh|Prm|Eff|Amb)|NoNewPrivs|Seccomp|Envi
 	ok "parser child of nobody's launcher: empty capability sets, NO_NEW_PRIVS, seccomp, no environment, gid nobody" ||
 	not_ok "parser child of nobody's launcher: empty capability sets, NO_NEW_PRIVS, seccomp, no environment, gid nobody" "$st" "$got"
 rm -f /tmp/corral-parser-ran
-got=$(cd / && "${NOBODY[@]}" env CORRAL_TEST_PARSER=bpf "$UC" --rx "$SYS" \
+got=$(cd / && "${NOBODY[@]}" env CORRAL_TEST_PARSER=bpf "$HUC" $SYS \
 	--rw /tmp -- /bin/touch /tmp/corral-parser-ran 2>&1)
 rc=$?
 [ "$rc" = 125 ] && [[ $got == *"signal 31"* ]] && [ ! -e /tmp/corral-parser-ran ] &&

@@ -9,6 +9,7 @@
 #   - make install's $(sysconfdir)/corral/profiles is read: an
 #     administrator's profile there shadows the shipped one, and the
 #     user's own shadows both.
+#   - the parser's test hook, CORRAL_TEST_PARSER, is not in it.
 #
 # Runs as root in the test guest only (it installs corral into /usr/local
 # and adds the group corral).
@@ -138,6 +139,17 @@ as_user env CORRAL_QUIET=0 "$UC" --engine=landlock --rx /usr --ro /etc -- cat "$
 [ "$rc" = 1 ] && [[ $out != *"refused (first"* ]] &&
 	ok "tell once: the Landlock engine counts nothing, says nothing of it" ||
 	not_ok "tell once: the Landlock engine counts nothing, says nothing of it" "exit $rc" "$out"
+
+# ---- no test hook in the installed launcher ------------------------
+# CORRAL_TEST_PARSER, the hook escape.sh's parser cases use, is built
+# into corral's test build alone (sandbox/README.md): $UC does not read it.
+for hook in status bpf; do
+	as_user env CORRAL_TEST_PARSER=$hook "$UC" --rx /usr -- echo ran
+	[ "$rc" = 0 ] && grep -qx ran <<<"$out" && ! grep -q '^CapEff:' <<<"$out" &&
+		ok "CORRAL_TEST_PARSER=$hook is no switch of $UC: no CapEff: line, the command runs, exit 0" ||
+		not_ok "CORRAL_TEST_PARSER=$hook is no switch of $UC: no CapEff: line, the command runs, exit 0" \
+			"exit $rc" "$out"
+done
 
 # ---- a launcher the user cannot reach the maps with ---------------
 

@@ -9,6 +9,9 @@
 #   CORRAL_ARGS     extra flags put before the rules, e.g. --engine=bpf
 #   CORRAL_HELPERS  directory holding the static helpers probe and ll-exec
 #                   (default: ../helpers next to this file, if built there)
+#   CORRAL_HOOKED   corral built with its test hooks, tests/hooked/corral
+#                   (default: ../hooked/corral next to this file); the
+#                   installed corral has none (sandbox/README.md)
 #   CORRAL_TEST_TMP where fixtures go (default: $TMPDIR or /tmp; tmpfs in
 #                   the guest)
 #   CI              when "true", skipping a whole suite is a failure
@@ -22,6 +25,10 @@ CORRAL=$(type -P "$CORRAL" || echo "$CORRAL")	# absolute: tests may change PATH
 if [ -z "${CORRAL_HELPERS:-}" ]; then
 	CORRAL_HELPERS=$(dirname "${BASH_SOURCE[0]}")/../helpers
 	CORRAL_HELPERS=$(cd "$CORRAL_HELPERS" 2>/dev/null && pwd || echo "$CORRAL_HELPERS")
+fi
+if [ -z "${CORRAL_HOOKED:-}" ]; then
+	CORRAL_HOOKED=$(dirname "${BASH_SOURCE[0]}")/../hooked
+	CORRAL_HOOKED=$(cd "$CORRAL_HOOKED" 2>/dev/null && pwd || echo "$CORRAL_HOOKED")/corral
 fi
 PROBE=$CORRAL_HELPERS/probe
 ORACLE=$CORRAL_HELPERS/ll-exec
@@ -176,6 +183,18 @@ install_launcher() {
 	mkdir -p /usr/local/bin /usr/local/lib &&
 		install -m 2755 -g corral "$CORRAL" "$UC" &&
 		setcap cap_bpf+p "$UC"
+}
+
+# install_hooked: $CORRAL_HOOKED, corral with its test hooks, installed
+# as install_launcher installs $UC (call that first): setgid corral,
+# cap_bpf+p, at $HUC.  Its name stays corral (any other would be argv[0]
+# mode), in a directory of its own.  Fails when it was not built.
+install_hooked() {
+	HUC=/usr/local/lib/corral-hooked/corral
+	[ -x "$CORRAL_HOOKED" ] &&
+		mkdir -p -m 0755 "${HUC%/*}" &&
+		install -m 2755 -g corral "$CORRAL_HOOKED" "$HUC" &&
+		setcap cap_bpf+p "$HUC"
 }
 
 # setup_installed: (re)loads the programs with the installed launcher;

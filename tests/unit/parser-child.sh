@@ -4,28 +4,70 @@
 # seccomp filter that kills it on a system call outside its allowlist,
 # and an empty environment.  Checked as root, and as an unprivileged user
 # running a copy of corral that carries the file capability (when this
-# host allows setcap).  Also: oversize input gives clear errors.
+# host allows setcap).  What the parser holds is shown by a test hook,
+# CORRAL_TEST_PARSER, which only tests/hooked/corral ($CORRAL_HOOKED) has:
+# the shipped corral must not even read it.  Also: oversize input gives
+# clear errors.
 . "$(dirname "$0")/../integration/lib.sh"
+
+if [ ! -x "$CORRAL_HOOKED" ]; then
+	echo "Bail out! corral with test hooks not found: CORRAL_HOOKED=$CORRAL_HOOKED (make check builds tests/hooked/corral)"
+	exit 1
+fi
 
 tmp=$(mktemp -d /tmp/corral-parser.XXXXXX) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 mkdir -m 1777 "$tmp/w" || exit 99
 
+# as_user WHO CMD...: CMD as root (WHO "root") or as uid WHO, in no group
+as_user() {
+	local who=$1
+	shift
+	if [ "$who" = root ]; then
+		"$@"
+	else
+		setpriv --reuid="$who" --regid="$who" --clear-groups "$@"
+	fi
+}
+
 # Runs corral ($1: the binary, $2: run as "root" or a uid) with the test
 # hook $3 and the rest as arguments; stderr and status in $err and $rc.
 parser_run() {
 	local bin=$1 who=$2 hook=$3
 	shift 3
-	if [ "$who" = root ]; then
-		err=$(cd "$tmp" && env FOO=bar LD_LIBRARY_PATH=/nonexistent \
-			CORRAL_TEST_PARSER="$hook" "$bin" "$@" 2>&1 >/dev/null)
-	else
-		err=$(cd "$tmp" && setpriv --reuid="$who" --regid="$who" \
-			--clear-groups env FOO=bar LD_LIBRARY_PATH=/nonexistent \
-			CORRAL_TEST_PARSER="$hook" "$bin" "$@" 2>&1 >/dev/null)
-	fi
+	err=$(cd "$tmp" && as_user "$who" env FOO=bar \
+		LD_LIBRARY_PATH=/nonexistent CORRAL_TEST_PARSER="$hook" \
+		"$bin" "$@" 2>&1 >/dev/null)
 	rc=$?
+}
+
+# shipped_ignores_hook WHAT BIN WHO: the shipped corral BIN, run by WHO
+# with CORRAL_TEST_PARSER=status and =bpf, does what it does without it:
+# the same output, no /proc/self/status line, the command run, exit 0.
+shipped_ignores_hook() {
+	local what=$1 bin=$2 who=$3 hook plain out rc_plain
+	local -a cmd=(--engine=landlock --rx / --rw "$tmp/w" -- /bin/sh -c \
+		'touch "$0/ran" && echo ran' "$tmp/w")
+
+	plain=$(cd "$tmp" && as_user "$who" "$bin" "${cmd[@]}" 2>&1)
+	rc_plain=$?
+	for hook in status bpf; do
+		rm -f "$tmp/w/ran"
+		out=$(cd "$tmp" && as_user "$who" env CORRAL_TEST_PARSER=$hook \
+			"$bin" "${cmd[@]}" 2>&1)
+		rc=$?
+		if [ "$rc:$rc_plain" = 0:0 ] && [ -e "$tmp/w/ran" ] &&
+		   [ "$out" = "$plain" ] &&
+		   ! grep -Eq '^(Cap|NoNewPrivs|Seccomp|Environ|Gid)' <<<"$out"; then
+			ok "$what: CORRAL_TEST_PARSER=$hook changes nothing (no status lines, the command runs, exit 0)"
+		else
+			not_ok "$what: CORRAL_TEST_PARSER=$hook changes nothing" \
+				"exit $rc (without it: $rc_plain), ran: $([ -e "$tmp/w/ran" ] && echo yes || echo no)" \
+				"with it:" "$out" "without it:" "$plain"
+		fi
+	done
+	rm -f "$tmp/w/ran"
 }
 
 status_field() {
@@ -58,13 +100,32 @@ check_parser_state() {
 	fi
 }
 
-check_parser_state "root" "$CORRAL" root
+check_parser_state "root" "$CORRAL_HOOKED" root
+
+# The shipped corral has no test hook: not compiled in, the variable not
+# even read (its name is nowhere in the binary; in the hooked copy, so the
+# grep can see it), and setting it changes nothing.
+is "$(grep -c CORRAL_TEST_PARSER "$CORRAL")" 0 \
+	"the shipped corral does not contain the string CORRAL_TEST_PARSER"
+n=$(grep -c CORRAL_TEST_PARSER "$CORRAL_HOOKED")
+if [ "$n" -gt 0 ]; then
+	ok "tests/hooked/corral contains CORRAL_TEST_PARSER (the grep finds it where it is)"
+else
+	not_ok "tests/hooked/corral contains CORRAL_TEST_PARSER" "grep -c: $n"
+fi
+shipped_ignores_hook "root, the shipped corral" "$CORRAL" root
 
 if is_root; then
 	cp "$CORRAL" "$tmp/corral" && chmod 755 "$tmp/corral"
-	if setcap cap_bpf+p "$tmp/corral" 2>/dev/null; then
-		check_parser_state "uid 65534, cap_bpf+p" "$tmp/corral" 65534
-		parser_run "$tmp/corral" 65534 status --help
+	# named corral: under another name it would run in argv[0] mode
+	mkdir -m 755 "$tmp/hooked" && cp "$CORRAL_HOOKED" "$tmp/hooked/corral" &&
+		chmod 755 "$tmp/hooked/corral"
+	if setcap cap_bpf+p "$tmp/corral" 2>/dev/null &&
+	   setcap cap_bpf+p "$tmp/hooked/corral" 2>/dev/null; then
+		check_parser_state "uid 65534, cap_bpf+p" "$tmp/hooked/corral" 65534
+		shipped_ignores_hook "uid 65534, the shipped corral with cap_bpf+p" \
+			"$tmp/corral" 65534
+		parser_run "$tmp/hooked/corral" 65534 status --help
 		# a private TMPDIR of the user's, which corral keeps
 		mkdir -m 700 "$tmp/t" && chown 65534:65534 "$tmp/t"
 		got=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -84,10 +145,10 @@ if is_root; then
 			not_ok "uid 65534: the parser runs" "$err"
 		fi
 	else
-		for i in 1 2 3 4; do skip "uid 65534 with cap_bpf+p: setcap failed here"; done
+		for i in 1 2 3 4 5 6; do skip "uid 65534 with cap_bpf+p: setcap failed here"; done
 	fi
 else
-	for i in 1 2 3 4; do skip "uid 65534 with cap_bpf+p: needs root"; done
+	for i in 1 2 3 4 5 6; do skip "uid 65534 with cap_bpf+p: needs root"; done
 fi
 
 # [environment] unset: the command gets the user's environment less these.
