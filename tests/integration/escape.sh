@@ -777,11 +777,9 @@ write $W/in/f: OK" "$eng: the parent shell killed, the sandboxed command still r
 done
 
 # ---- the launcher's own parser (engine-independent) ---------------------
-# The child that reads argv and profiles for nobody's setgid, cap_bpf+p
-# launcher holds nothing, and a bpf() call from it kills it before any
-# command runs.  Shown by CORRAL_TEST_PARSER, which only corral's test
-# build has ($CORRAL_HOOKED, installed as $UC is; installed.sh: $UC lacks
-# it); without it both cases fail.
+# The parser child of nobody's setgid, cap_bpf+p launcher holds nothing; bpf()
+# kills it before any command runs.  Shown by CORRAL_TEST_PARSER, which only the
+# test build has ($CORRAL_HOOKED, installed as $UC is; without it both fail).
 install_hooked || { diag "cannot install $CORRAL_HOOKED at $HUC (make check builds it)"; HUC=/nonexistent; }
 got=$(cd / && "${NOBODY_CG[@]}" env CORRAL_TEST_PARSER=status LD_PRELOAD=/x \
 	"$HUC" $SYS -- /bin/true 2>&1)
@@ -797,7 +795,6 @@ got=$(cd / && "${NOBODY[@]}" env CORRAL_TEST_PARSER=bpf "$HUC" $SYS \
 rc=$?
 [ "$rc" = 125 ] && [[ $got == *"signal 31"* ]] && [ ! -e /tmp/corral-parser-ran ] &&
 	ok "parser child of nobody's launcher: bpf() kills it (SIGSYS), nothing runs, exit 125" ||
-	not_ok "parser child of nobody's launcher: bpf() kills it (SIGSYS), nothing runs, exit 125" \
-		"exit $rc: $got"
+	not_ok "parser child of nobody's launcher: bpf() kills it (SIGSYS), nothing runs, exit 125" "exit $rc: $got"
 
 done_testing
