@@ -23,6 +23,8 @@ const char *landlock_limits(int abi, char *buf, size_t size);
 
 /* The first Landlock ABI that confines named unix sockets (connect-unix). */
 #define CORRAL_LL_ABI_UNIX 9
+/* The first that scopes signals and abstract unix sockets to the domain. */
+#define CORRAL_LL_ABI_SCOPE 6
 
 /*
  * Creates a ruleset for the running ABI, adds one rule per opened path

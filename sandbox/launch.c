@@ -63,14 +63,17 @@ static int bpf_engine_usable(struct bpf_why *why)
 /*
  * What the fallback's launch line says Landlock @abi leaves open: the
  * network's gaps (landlock_net_brief), named unix sockets below ABI 9
- * (tmux, ssh-agent, D-Bus: no argument check can see a socket's path),
- * then SysV IPC under sysv-ipc = yes; NULL when nothing is.
+ * (tmux, ssh-agent, D-Bus: no argument check can see a socket's path)
+ * and signals and abstract sockets below ABI 6 (kill(2) may name any of
+ * the user's processes), then SysV IPC under sysv-ipc = yes; NULL when
+ * nothing is.
  */
 static const char *landlock_brief(const struct policy *net, int abi,
 				  bool sysv_ipc)
 {
 	const char *parts[] = {
 		landlock_net_brief(net, abi),
+		abi < CORRAL_LL_ABI_SCOPE ? "signals and unix sockets unscoped" :
 		abi < CORRAL_LL_ABI_UNIX ? "unix sockets unscoped" : NULL,
 		sysv_ipc ? "SysV IPC unscoped" : NULL,
 	};

@@ -204,9 +204,11 @@ if "$CORRAL" status 2>/dev/null | grep -q '^engine: bpf'; then
 	skip "the fallback line under --net=none" "the bpf engine runs here"
 else
 	err=$("$CORRAL" --net=none --rx "$CORRAL_HELPERS" -- "$NETPROBE" 2>&1 >/dev/null)
-	# below ABI 9 the line names the unix sockets it leaves open, no more
+	# below ABI 9 the line names the unix sockets it leaves open (below
+	# 6 signals too), no more
 	unix=
 	[ "$ABI" -ge 9 ] || unix=", unix sockets unscoped"
+	[ "$ABI" -ge 6 ] || unix=", signals and unix sockets unscoped"
 	[[ $err == "corral: using Landlock ABI $ABI, not bpf ("*")$unix; $left" &&
 		${err#*)} != *"), "* && ${err#*)} != *"unconfined"* ]] &&
 		ok "the fallback line under --net=none names no network gap" ||
