@@ -92,11 +92,11 @@ is "$? $got" "125 corral: --connect-tcp exa_mple.org:443: bad host name 'exa_mpl
 
 if [ "$(landlock_abi)" -ge 4 ]; then
 	net_serve 5011 5012 || not_ok "listener on 5011-5012"
-	got=$("$CORRAL" --engine=landlock --quiet --rx "$CORRAL_HELPERS" --connect-tcp localhost:5011 -- \
+	got=$("$CORRAL" --engine=landlock --quiet --net-best-effort --rx "$CORRAL_HELPERS" --connect-tcp localhost:5011 -- \
 		"$NETPROBE" connect-tcp $L 5011 + connect-tcp $L 5012 2>&1)
 	is "$got" "connect-tcp $L 5011: OK
 connect-tcp $L 5012: EACCES" \
-		"landlock engine: --connect-tcp localhost:PORT allows that port, not another"
+		"landlock engine, --net-best-effort: --connect-tcp localhost:PORT allows that port, not another"
 	got=$("$CORRAL" --engine=landlock --quiet --rx "$CORRAL_HELPERS" --connect-tcp -nonexistent.invalid:5011 -- \
 		"$NETPROBE" connect-tcp $L 5011 2>&1)
 	is "$got" "connect-tcp $L 5011: EACCES" \
