@@ -163,11 +163,11 @@ install -m 0755 "$CORRAL" "$NG" && setcap cap_bpf+p "$NG" ||
 	skip_all "cannot install $NG with cap_bpf+p"
 as_user env CORRAL_QUIET=0 "$NG" --rx /usr -- true
 lines=$(printf '%s\n' "$out" | grep -c .)
-if [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#out} -lt 100 ] &&
+if [ "$rc" = 0 ] && [ "$lines" = 1 ] && [ ${#out} -lt 120 ] &&
 	[[ $out == "corral: using Landlock ABI "*"maps not reachable"* ]]; then
-	ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one short line"
+	ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one line under 120 characters"
 else
-	not_ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one short line" \
+	not_ok "cap_bpf+p but not setgid corral: auto falls back to Landlock, one line under 120 characters" \
 		"exit $rc" "$out"
 fi
 as_user "$NG" --engine=bpf --rx /usr -- true
