@@ -127,8 +127,10 @@ rc=$?
 is "$rc: $out" "0: inside" "$user runs the shipped shell profile (bpf engine): reads ./inside"
 out=$(as_user "$launcher" --engine=bpf --profile shell -- cat "/home/$user/secret" 2>&1)
 rc=$?
-is "$rc: $out" "1: cat: /home/$user/secret: Permission denied" \
-	"the shell profile denies ~/secret, outside it (EACCES)"
+# a bpf launch without --log says at its end what was refused (issue 35, 7)
+told="corral: 1 access refused (first: read ~/secret by cat); rerun with --log to see them"
+is "$rc: $out" "1: cat: /home/$user/secret: Permission denied"$'\n'"$told" \
+	"the shell profile denies ~/secret, outside it (EACCES), and corral says so once"
 out=$(as_user "$launcher" --engine=bpf --profile shell -- sh -c "echo x >/home/$user/new" 2>&1)
 rc=$?
 if [ $rc != 0 ] && [ ! -e "/home/$user/new" ] && [[ $out == *"Permission denied"* ]]; then
@@ -155,7 +157,7 @@ is "$(getcap "$launcher"); $(stat -c '%U:%G %a' "$launcher")" \
 is "$(getent group corral | cut -d: -f3)" "$gid" "after dpkg-reconfigure and upgrade: the same group"
 check "an upgrade keeps the programs pinned" test -e "$pins/info"
 out=$(as_user "$launcher" --engine=bpf --profile shell -- cat "/home/$user/secret" 2>&1)
-is "$?: $out" "1: cat: /home/$user/secret: Permission denied" "after the upgrade, the denial holds"
+is "$?: $out" "1: cat: /home/$user/secret: Permission denied"$'\n'"$told" "after the upgrade, the denial holds"
 
 # ---- purge ---------------------------------------------------------------
 
