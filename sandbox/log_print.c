@@ -93,6 +93,21 @@ static void log_line(struct log_printer *p, const char *line)
 	fflush(p->out);
 }
 
+/* A denial of the network hooks, which net_text() names. */
+static bool is_net_event(const struct corral_event *ev)
+{
+	return ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET ||
+	       ev->hook == CORRAL_HOOK_ROUTE;
+}
+
+/* The right a file denial is about ("read"), or its hook ("signal"). */
+static const char *denial_what(const struct corral_event *ev, char *buf,
+			       size_t size)
+{
+	return ev->access ? rights_format(ev->access, buf, size)
+			  : event_hook_name(ev->hook);
+}
+
 /* @path with the home directory written ~, as a user reads it. */
 static const char *home_short(const char *path, const char *home,
 			      char *buf, size_t size)
@@ -117,16 +132,14 @@ static void summary_count(struct log_printer *p,
 
 	if (p->refused++)
 		return;
-	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET ||
-	    ev->hook == CORRAL_HOOK_ROUTE) {
+	if (is_net_event(ev)) {
 		snprintf(p->first, sizeof(p->first), "%s by %.16s",
 			 net_text(ev, rights, sizeof(rights)), ev->comm);
 		return;
 	}
 	event_target(ev, path, sizeof(path));
 	snprintf(p->first, sizeof(p->first), "%s%s%s by %.16s",
-		 ev->access ? rights_format(ev->access, rights, sizeof(rights))
-			    : event_hook_name(ev->hook),
+		 denial_what(ev, rights, sizeof(rights)),
 		 path[0] ? " " : "",
 		 home_short(path, p->home, shortened, sizeof(shortened)),
 		 ev->comm);
@@ -155,16 +168,14 @@ void log_print_event(const struct corral_event *ev, void *printer)
 		p->suppressed++;
 		return;
 	}
-	if (ev->hook == CORRAL_HOOK_NET || ev->hook == CORRAL_HOOK_SOCKET ||
-	    ev->hook == CORRAL_HOOK_ROUTE) {
+	if (is_net_event(ev)) {
 		snprintf(line, sizeof(line), "denied %s (pid %u %.16s)",
 			 net_text(ev, rights, sizeof(rights)), ev->pid,
 			 ev->comm);
 		log_line(p, line);
 		return;
 	}
-	what = ev->access ? rights_format(ev->access, rights, sizeof(rights))
-			  : event_hook_name(ev->hook);
+	what = denial_what(ev, rights, sizeof(rights));
 	event_target(ev, path, sizeof(path));
 	if (!p->all && seen_before(p, denial_hash(ev, what, path)))
 		return;
