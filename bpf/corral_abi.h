@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define CORRAL_ABI_VERSION 18
+#define CORRAL_ABI_VERSION 19
 
 /* Access rights, Landlock's names and meaning (DESIGN.md section 2). */
 enum corral_access {
@@ -103,6 +103,22 @@ struct corral_rule {
  * walk's word never sees it (rule_word()).
  */
 #define CORRAL_RULE_PINNED (1u << 12)
+
+/*
+ * A name rule denies making an entry of one name in one directory: how a
+ * protected path that does not exist yet (a missing ~/.zshrc under
+ * rw = ~) is kept from being created, where a rule on an inode cannot
+ * be (there is none).  Its key is the directory's, with ino replaced by
+ * a hash of the directory's key and the name (NUL-padded to
+ * CORRAL_NAME_LEN) and inode set to CORRAL_NAME_RULE_INODE, which no
+ * inode's key has (0 or an aligned address): a name rule never matches
+ * an inode, and two names that hash alike only deny more.  It holds
+ * deny bits only; the create hooks (mknod, open O_CREAT, mkdir,
+ * symlink, link, rename onto a new name) look it up in domains with
+ * denies.
+ */
+#define CORRAL_NAME_LEN        16
+#define CORRAL_NAME_RULE_INODE (~0ULL)
 
 #define CORRAL_DENY_SHIFT 16
 
@@ -389,6 +405,9 @@ struct corral_register {
 	__u64 nonce;      /* the domain's, while the launcher has not entered */
 	__u32 deny;       /* rights to deny on the inode (deny rules) */
 	__u32 reserved;   /* 0 */
+	/* a name rule: the entry of this name in the fd's directory (deny
+	 * only), NUL-padded; all NUL for a rule on the fd's inode */
+	char name[CORRAL_NAME_LEN];
 };
 
 /* Read-only data "abi_version" in the object, pinned as map "info". */
@@ -435,7 +454,7 @@ _Static_assert(sizeof(struct corral_rule) == 8, "rule layout");
 _Static_assert(sizeof(struct corral_rule_index) == 16, "rule index layout");
 _Static_assert(sizeof(struct corral_domain) == 56, "domain layout");
 _Static_assert(sizeof(struct corral_task) == 64, "task layout");
-_Static_assert(sizeof(struct corral_register) == 48, "register layout");
+_Static_assert(sizeof(struct corral_register) == 64, "register layout");
 _Static_assert(sizeof(struct corral_event) ==
 	       56 + CORRAL_EVENT_NAMES * CORRAL_EVENT_NAME_LEN, "event layout");
 _Static_assert(sizeof(struct corral_net_rule) == 40, "net rule layout");

@@ -447,6 +447,47 @@ static __always_inline int name_pinned(const struct corral_task *t,
 	return rule_pinned(t->domain, (__u64)BPF_CORE_READ(dentry, d_inode));
 }
 
+/*
+ * Does a name rule of @domain deny @want on making @dentry in the
+ * directory @dir_inode (CORRAL_NAME_RULE_INODE)?  Global, as
+ * rule_pinned() is: path_rename calls it too.  A name too long for a
+ * name rule has none.
+ */
+__noinline int name_denied(__u64 domain, __u64 dir_inode, __u64 dentry_addr,
+			   __u32 want)
+{
+	struct dentry *dentry = (struct dentry *)dentry_addr;
+	struct corral_rule_key key = {};
+	struct corral_rule *rule;
+	/* a word more than a name rule's name: a longer one shows */
+	__u64 name[3] = {};
+	long n;
+
+	if (!dir_inode || !dentry)
+		return 0;
+	n = bpf_probe_read_kernel_str(name, sizeof(name),
+				      BPF_CORE_READ(dentry, d_name.name));
+	if (n < 0)
+		return 1;       /* unreadable: fail closed */
+	if (n > CORRAL_NAME_LEN)
+		return 0;       /* longer than any name rule's */
+	name_key(&key, domain, (struct inode *)dir_inode, name);
+	rule = bpf_map_lookup_elem(&rules, &key);
+	return rule && (rule->deny & want);
+}
+
+/* Does a name rule deny making @dentry in @dir?  Only domains with
+ * denies have name rules, so the others pay one test. */
+static __always_inline int name_blocked(const struct corral_task *t,
+					struct dentry *dir,
+					struct dentry *dentry)
+{
+	if (!(t->flags & CORRAL_TASK_DENY))
+		return 0;
+	return name_denied(t->domain, (__u64)BPF_CORE_READ(dir, d_inode),
+			   (__u64)dentry, CORRAL_ACCESS_CREATE);
+}
+
 /* Creating or removing @dentry in @dir. */
 static __always_inline int check_dir_op(const struct path *dir,
 					struct dentry *dentry, __u32 want)
@@ -459,6 +500,10 @@ static __always_inline int check_dir_op(const struct path *dir,
 	if (want == CORRAL_ACCESS_REMOVE && name_pinned(t, dentry))
 		return report(t, dir->mnt, dentry, CORRAL_ACCESS_REMOVE,
 			      CORRAL_HOOK_REMOVE, -EACCES);
+	if (want == CORRAL_ACCESS_CREATE &&
+	    name_blocked(t, BPF_CORE_READ(dir, dentry), dentry))
+		return report(t, dir->mnt, dentry, CORRAL_ACCESS_CREATE,
+			      CORRAL_HOOK_CREATE, -EACCES);
 	return check_path_child(t, dir, dentry, want,
 				want == CORRAL_ACCESS_CREATE ?
 				CORRAL_HOOK_CREATE : CORRAL_HOOK_REMOVE);
@@ -554,6 +599,10 @@ static __always_inline int check_refer(struct vfsmount *mnt,
 			      -EACCES);
 	if (src_want && name_pinned(t, new_dentry))
 		return report(t, mnt, new_dentry, CORRAL_ACCESS_REMOVE, hook,
+			      -EACCES);
+	/* nor made where a protected path is missing (a name rule) */
+	if (name_blocked(t, dst, new_dentry))
+		return report(t, mnt, new_dentry, CORRAL_ACCESS_CREATE, hook,
 			      -EACCES);
 	from = dir_granted(t, mnt, src, src->d_inode);
 	if (src == dst) {

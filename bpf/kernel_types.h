@@ -294,6 +294,7 @@ struct corral_cmsghdr {
 #define ENOMEM  12
 #define EACCES  13
 #define EXDEV   18
+#define ENOTDIR 20
 #define ENOSPC  28
 #define EINVAL  22
 #define EEXIST  17

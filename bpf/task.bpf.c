@@ -210,19 +210,34 @@ int BPF_PROG(corral_sb_statfs, struct dentry *dentry, int ret)
 		reg->status = -ENOENT;
 		return 0;
 	}
-	rule_key(&key, reg->domain, inode);
-	reg->ino_bit = corral_ino_bit(key.ino);
-	reg->file_tag = S_ISDIR(inode->i_mode) ? 0 :
-			corral_file_tag(key.ino) + 1;
+	rule.access = reg->access;
+	rule.deny = reg->deny;
+	if (reg->name[0]) {
+		/* a name rule: deny only, known to no walk (no ino bit) */
+		__u64 name[2];
+
+		__builtin_memcpy(name, reg->name, sizeof(name));
+		if (!S_ISDIR(inode->i_mode)) {
+			reg->status = -ENOTDIR;
+			return 0;
+		}
+		name_key(&key, reg->domain, inode, name);
+		rule.access = 0;
+		reg->ino_bit = 0;
+		reg->file_tag = 0;
+	} else {
+		rule_key(&key, reg->domain, inode);
+		reg->ino_bit = corral_ino_bit(key.ino);
+		reg->file_tag = S_ISDIR(inode->i_mode) ? 0 :
+				corral_file_tag(key.ino) + 1;
+	}
 	old = bpf_map_lookup_elem(&rules, &key);
 	if (old) {
-		old->access |= reg->access;  /* single writer: the launcher */
-		old->deny |= reg->deny;
+		old->access |= rule.access;  /* single writer: the launcher */
+		old->deny |= rule.deny;
 		reg->status = CORRAL_REGISTER_DONE;
 		return 0;
 	}
-	rule.access = reg->access;
-	rule.deny = reg->deny;
 	reg->status = add_rule(&key, &rule);
 	return 0;
 }

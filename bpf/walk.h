@@ -39,6 +39,31 @@ static __always_inline void rule_key(struct corral_rule_key *key,
 	key->generation = BPF_CORE_READ(inode, i_generation);
 }
 
+/* One step of the name rule's hash (fmix64 of MurmurHash3 on a sum). */
+static __always_inline __u64 name_mix(__u64 h, __u64 v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
+}
+
+/* The key of the name rule on @name (two words of the NUL-padded name)
+ * in the directory @dir: see CORRAL_NAME_RULE_INODE. */
+static __always_inline void name_key(struct corral_rule_key *key,
+				     __u64 domain, struct inode *dir,
+				     const __u64 name[2])
+{
+	__u64 h;
+
+	rule_key(key, domain, dir);
+	h = name_mix(key->ino, key->inode);
+	h = name_mix(h, ((__u64)key->dev << 32) | key->generation);
+	h = name_mix(h, name[0]);
+	key->ino = name_mix(h, name[1]);
+	key->inode = CORRAL_NAME_RULE_INODE;
+}
+
 /* The word of a rule found, 0 for none; a pin is no right. */
 static __always_inline __u32 rule_word(const struct corral_rule *rule)
 {

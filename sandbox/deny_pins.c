@@ -65,6 +65,32 @@ static void way_close(struct way_up *w)
 	w->n = 0;
 }
 
+/*
+ * A name rule's directory @fd itself, first on the way: the sandbox
+ * must not move it aside and make one of that name without the rule.
+ */
+static int way_start(struct way_up *w, int fd)
+{
+	struct stat st;
+	char name[PATH_MAX];
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	if (dup < 0 || fstat(dup, &st) < 0) {
+		int err = -errno;
+
+		if (dup >= 0)
+			close(dup);
+		return error_errno(err, "%s: to pin the directory of a "
+				   "protected name",
+				   fd_name(fd, name, sizeof(name)));
+	}
+	w->fd[0] = dup;
+	w->dev[0] = st.st_dev;
+	w->ino[0] = st.st_ino;
+	w->n = 1;
+	return 0;
+}
+
 /* Every directory from the one holding @fd up to the root, into @w. */
 static int way_collect(struct way_up *w, int fd)
 {
@@ -180,7 +206,10 @@ int deny_pins(const struct opened_rule *rules, size_t n, deny_pin_fn *pin,
 		if (!rules[i].deny)
 			continue;
 		way.n = 0;
-		r = way_collect(&way, rules[i].fd);
+		if (rules[i].name)
+			r = way_start(&way, rules[i].fd);
+		if (!r)
+			r = way_collect(&way, way.n ? way.fd[0] : rules[i].fd);
 		if (!r)
 			r = pin_way(&allows, &way, &done, pin, ctx);
 		way_close(&way);

@@ -366,7 +366,7 @@ static int share_spent(void)
 }
 
 int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
-			uint32_t deny)
+			uint32_t deny, const char *name)
 {
 	struct corral_register reg = {
 		.domain = e->domain,
@@ -375,7 +375,13 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 		.status = CORRAL_REGISTER_PENDING,
 		.nonce = e->nonce,
 	};
-	int r = register_rule(e, fd, &reg);
+	int r;
+
+	if (name && strlen(name) >= sizeof(reg.name))
+		return error_errno(-ENAMETOOLONG, "%s: a name rule", name);
+	if (name)
+		strncpy(reg.name, name, sizeof(reg.name));
+	r = register_rule(e, fd, &reg);
 
 	if (!r && reg.status == -ENOSPC && reclaim_dead(e)) {
 		reg.status = CORRAL_REGISTER_PENDING;
@@ -404,7 +410,7 @@ int engine_bpf_add_rule(struct bpf_engine *e, int fd, uint32_t access,
 
 int engine_bpf_pin(void *engine, int fd)
 {
-	return engine_bpf_add_rule(engine, fd, CORRAL_RULE_PINNED, 0);
+	return engine_bpf_add_rule(engine, fd, CORRAL_RULE_PINNED, 0, NULL);
 }
 
 /* A policy rule as the BPF side matches it: address and mask words. */

@@ -64,9 +64,11 @@ struct bpf_engine {
 /* Needs CAP_BPF effective.  Each returns 0 or -errno after a message. */
 int engine_bpf_open(struct bpf_engine *engine);
 int engine_bpf_create_domain(struct bpf_engine *engine);
-/* @access: rights allowed beneath @fd; @deny: rights denied beneath it. */
+/* @access: rights allowed beneath @fd; @deny: rights denied beneath it.
+ * With @name, a name rule: @deny of making @name in the directory @fd
+ * (CORRAL_NAME_RULE_INODE); @access must be 0. */
 int engine_bpf_add_rule(struct bpf_engine *engine, int fd, uint32_t access,
-			uint32_t deny);
+			uint32_t deny, const char *name);
 /* A deny_pin_fn (deny_pins.h): pins the name of the directory @fd in
  * @engine's domain (CORRAL_RULE_PINNED). */
 int engine_bpf_pin(void *engine, int fd);

@@ -612,6 +612,18 @@ static int collect_denies(const struct opened_rule *rules, size_t n,
 		if (r <= 0)
 			continue;
 		fd_name(rules[i].fd, d->path, sizeof(d->path));
+		/* a name rule: the name is missing, so what is around it
+		 * (every entry of the directory) keeps its rights and the
+		 * directory, on the way down to it, gets none to make one */
+		if (rules[i].name &&
+		    snprintf(d->path + strlen(d->path),
+			     sizeof(d->path) - strlen(d->path), "/%s",
+			     rules[i].name) >= (int)sizeof(d->path)) {
+			r = -1;
+			snprintf(why, sizeof(why), "%s/%s: too long a path",
+				 d->path, rules[i].name);
+			continue;
+		}
 		d->mask = rules[i].deny;
 		(*n_denies)++;
 	}

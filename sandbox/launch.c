@@ -344,7 +344,8 @@ static pid_t apply_bpf(const struct opened_rule *rules, size_t n,
 	engine.task_flags = req->msg.task_flags;
 	for (size_t i = 0; i < n && r >= 0; i++)
 		r = engine_bpf_add_rule(&engine, rules[i].fd,
-					rules[i].access, rules[i].deny);
+					rules[i].access, rules[i].deny,
+					rules[i].name);
 	if (r >= 0)
 		r = deny_pins(rules, n, engine_bpf_pin, &engine);
 	if (r < 0)
@@ -561,6 +562,7 @@ void launch(struct launch_request *req, char **argv, char **envp)
 		rules[i].fd = req->rule_fds[i];
 		rules[i].access = req->msg.access[i];
 		rules[i].deny = req->msg.deny[i];
+		rules[i].name = launch_rule_name(&req->msg, (uint32_t)i);
 	}
 	engine = choose_engine(req->msg.engine, &net, req->msg.flags, sysv_ipc,
 			       rules, n);

@@ -115,6 +115,32 @@ static int check_net(const struct launch_msg *m)
 	return 0;
 }
 
+/* Name rules: each on a deny-only rule, in order, a plain name. */
+static int check_names(const struct launch_msg *m, bool runs)
+{
+	if (m->n_names > LAUNCH_MAX_NAMES || (!runs && m->n_names))
+		return -1;
+	for (uint32_t i = 0; i < m->n_names; i++) {
+		const struct launch_name_rule *r = &m->names[i];
+
+		if (r->rule >= m->n_rules || m->access[r->rule] ||
+		    (i && r->rule <= m->names[i - 1].rule) ||
+		    !terminated(r->name, sizeof(r->name)) || !r->name[0] ||
+		    strchr(r->name, '/') || !strcmp(r->name, ".") ||
+		    !strcmp(r->name, ".."))
+			return -1;
+	}
+	return 0;
+}
+
+const char *launch_rule_name(const struct launch_msg *m, uint32_t rule)
+{
+	for (uint32_t i = 0; i < m->n_names && i < LAUNCH_MAX_NAMES; i++)
+		if (m->names[i].rule == rule)
+			return m->names[i].name;
+	return NULL;
+}
+
 static int check_header(const struct launch_msg *m, int argc, char *why,
 			size_t size)
 {
@@ -157,6 +183,8 @@ static int check_header(const struct launch_msg *m, int argc, char *why,
 				      "name", i);
 	if (check_net(m) < 0)
 		return reject(why, size, "bad network rules");
+	if (check_names(m, runs) < 0)
+		return reject(why, size, "bad name rules");
 	if (m->exec_path[0] && m->exec_path[0] != '/')
 		return reject(why, size, "relative program path");
 	if ((m->flags & LAUNCH_PATH_FOUND) &&

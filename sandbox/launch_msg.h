@@ -25,7 +25,7 @@
 #include "policy.h"
 
 #define LAUNCH_MSG_MAGIC   0x6c6f7263u  /* "crol" */
-#define LAUNCH_MSG_VERSION 5u          /* 5: the private TMPDIR */
+#define LAUNCH_MSG_VERSION 6u          /* 6: name rules */
 #define LAUNCH_FDS_MAGIC   0x73646672u  /* "rfds" */
 
 /*
@@ -44,6 +44,8 @@
 /* [environment] unset entries, each a name or PREFIX* of < 64 bytes. */
 #define LAUNCH_MAX_UNSET 64
 #define LAUNCH_UNSET_SIZE 64
+/* Name rules: protected paths that are missing (protected.c). */
+#define LAUNCH_MAX_NAMES 16
 
 enum launch_kind {
 	LAUNCH_RUN = 1,       /* run argv[cmd_index...] in a sandbox */
@@ -88,6 +90,12 @@ struct launch_fds_msg {
 	uint32_t reserved;        /* 0 */
 };
 
+/* Rule @rule is a directory's, and denies making @name in it. */
+struct launch_name_rule {
+	uint32_t rule;
+	char name[CORRAL_NAME_LEN];
+};
+
 struct launch_msg {
 	uint32_t magic;
 	uint32_t version;
@@ -116,6 +124,9 @@ struct launch_msg {
 	uint32_t net_mode;
 	uint32_t n_net;
 	struct policy_net_rule net[POLICY_MAX_NET_RULES];
+	/* Name rules, in the order of their rules. */
+	uint32_t n_names;
+	struct launch_name_rule names[LAUNCH_MAX_NAMES];
 };
 
 /* What the launcher keeps of a validated message. */
@@ -167,6 +178,9 @@ int launch_msg_send_raw(int sock, const void *buf, size_t len,
  * asked for, or an error); or -EBADMSG with the reason in @why.  On
  * anything but 0, every received fd is closed.
  */
+/* The name of rule @rule if it is a name rule, else NULL. */
+const char *launch_rule_name(const struct launch_msg *m, uint32_t rule);
+
 int launch_msg_recv(int sock, int argc, struct launch_request *req,
 		    char *why, size_t why_size);
 

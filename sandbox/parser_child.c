@@ -118,12 +118,42 @@ enum rule_outcome { RULE_KEPT, RULE_DROPPED, RULE_REFUSED };
  * widens it, so such a rule grants nothing; the launcher would refuse
  * it).  Refused: said on stderr.
  */
+/*
+ * A name rule (protected.c): its directory, which was there when it was
+ * made; the name still missing.  Dropped when either changed since, and
+ * when the user cannot make entries there anyway.
+ */
+static enum rule_outcome open_name_rule(const struct policy_rule *rule,
+					int *fd, uint32_t *access,
+					uint32_t *deny)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", rule->path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir || lstat(rule->path, &st) == 0)
+		return RULE_DROPPED;
+	*slash = '\0';
+	*fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return RULE_DROPPED;
+	*access = 0;
+	*deny = rule->deny;
+	if (launch_rule_usable(*fd, CORRAL_ACCESS_CREATE))
+		return RULE_KEPT;
+	close(*fd);
+	return RULE_DROPPED;
+}
+
 static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
 				   uint32_t *access, uint32_t *deny)
 {
 	struct stat st;
 	char names[128];
 
+	if (rule->name_only)
+		return open_name_rule(rule, fd, access, deny);
 	*fd = open(rule->path, O_PATH | O_CLOEXEC);
 	/* a cache not made yet (explain): a launch makes it first */
 	if (*fd < 0 && errno == ENOENT && (rule->optional || rule->cache))
@@ -172,6 +202,8 @@ bool parser_open_rule(const struct policy_rule *rule, int *fd,
 {
 	uint32_t deny;
 
+	if (rule->name_only)
+		return false;   /* explain_path.c weighs them by name */
 	switch (open_rule(rule, fd, access, &deny)) {
 	case RULE_KEPT:
 		return true;
@@ -180,6 +212,23 @@ bool parser_open_rule(const struct policy_rule *rule, int *fd,
 	default:        /* RULE_DROPPED */
 		return false;
 	}
+}
+
+/* Rule @n of @msg, a name rule, is for the last name of @rule's path. */
+static int add_name(struct launch_msg *msg, size_t n,
+		    const struct policy_rule *rule)
+{
+	struct launch_name_rule *r = &msg->names[msg->n_names];
+
+	if (msg->n_names == LAUNCH_MAX_NAMES) {
+		warn_msg("%s: more than %d protected paths missing (%s)",
+			 rule->path, LAUNCH_MAX_NAMES, rule->origin);
+		return -1;
+	}
+	r->rule = (uint32_t)n;
+	snprintf(r->name, sizeof(r->name), "%s", strrchr(rule->path, '/') + 1);
+	msg->n_names++;
+	return 0;
 }
 
 /* The kept rules' fds not sent yet, and where they go (-1: nowhere). */
@@ -238,6 +287,7 @@ static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
 	batch.sock = sock;
 	batch.sent = 0;
 	batch.n = 0;
+	msg->n_names = 0;
 	for (size_t i = 0; i < policy->n_rules; i++) {
 		const struct policy_rule *rule = &policy->rules[i];
 		int *fd = &batch.fds[batch.n];
@@ -259,6 +309,11 @@ static int prepare_rules(const struct policy *policy, struct launch_msg *msg,
 		}
 		switch (open_rule(rule, fd, &msg->access[n], &msg->deny[n])) {
 		case RULE_KEPT:
+			if (rule->name_only && add_name(msg, n, rule) < 0) {
+				close(*fd);
+				refused++;
+				break;
+			}
 			if (kept)
 				kept[n] = (uint32_t)i;
 			n++;

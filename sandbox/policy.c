@@ -181,6 +181,7 @@ static struct policy_rule *policy_append(struct policy *policy,
 	rule->origin = xstrdup(origin);
 	rule->optional = false;
 	rule->cache = 0;
+	rule->name_only = false;
 	return rule;
 }
 
@@ -235,6 +236,7 @@ void policy_copy_rule(struct policy *policy, const struct policy_rule *rule)
 	copy->deny = rule->deny;
 	copy->optional = rule->optional;
 	copy->cache = rule->cache;
+	copy->name_only = rule->name_only;
 }
 
 bool policy_has_deny(const struct policy *policy)

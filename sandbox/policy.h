@@ -59,6 +59,9 @@ struct policy_rule {
 	bool optional;     /* "-" prefix: skipped if the path does not exist */
 	size_t cache;      /* cache = PATH: the length of the ${HOME} it is
 			      below, made if missing (cache_dir.h); or 0 */
+	bool name_only;    /* a deny of making path's last name in its
+			      directory, which exists; path does not
+			      (protected.c, CORRAL_NAME_LEN) */
 };
 
 /* A rule whose path the launcher opened O_PATH, ready for an engine. */
@@ -66,6 +69,8 @@ struct opened_rule {
 	int fd;
 	uint32_t access;   /* file rights only if fd is not a directory */
 	uint32_t deny;     /* the same, denied */
+	const char *name;  /* a name rule: fd is the directory, deny is of
+			      making this entry in it; else NULL */
 };
 
 /*

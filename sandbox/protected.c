@@ -17,10 +17,16 @@
  * names the very file or directory with a write right is a deliberate
  * choice: it is said once on stderr and the path is left to it.
  *
- * What it cannot do: a path that does not exist has no inode, and both
- * engines key rules by inode, so a missing ~/.zshrc can be created by a
- * sandbox that may write ~ (denying create on ~ would deny every new
- * file there).  corral profiles says which are missing.
+ * A path that does not exist has no inode to key a deny by: a missing
+ * ~/.zshrc, or ~/.config/autostart with ~/.config missing too.  Then the
+ * first missing name on its way gets a name rule in the directory above
+ * it that exists (a deny of making ".zshrc" in ~, or ".config" in ~),
+ * when an allow with a write right is on that directory or above it:
+ * the bpf engine keys it by the directory and the name
+ * (CORRAL_NAME_RULE_INODE), the Landlock engine leaves that directory
+ * without the right to make entries (landlock_deny.c).  A name longer
+ * than a name rule holds (CORRAL_NAME_LEN) cannot be kept from being
+ * made, and the launch says so in one line.
  */
 #include "config.h"
 
@@ -199,6 +205,66 @@ static bool reached(const struct inode_way *pw, const struct writer *writers,
 	return reach;
 }
 
+/* Is the name rule on @path in @policy already (two paths, one name)? */
+static bool name_rule_have(const struct policy *policy, const char *path)
+{
+	for (size_t i = 0; i < policy->n_rules; i++)
+		if (policy->rules[i].name_only &&
+		    !strcmp(policy->rules[i].path, path))
+			return true;
+	return false;
+}
+
+/*
+ * The missing protected @path: the name rule on its first missing name,
+ * in the directory above it that exists, if a writer is on that
+ * directory or above it (only a right on the directory itself makes an
+ * entry in it).
+ */
+static void protect_missing(struct policy *policy, const char *path,
+			    const struct writer *writers, size_t n)
+{
+	char dir[PATH_MAX], *slash;
+	struct inode_way dw;
+	bool reach = false;
+	const char *rest;
+	size_t k, len;
+	int fd = -1;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 || errno != ENOENT)
+			break;
+	}
+	if (fd < 0)
+		return;         /* nothing above it opens */
+	inode_way_up(fd, &dw);
+	close(fd);
+	for (size_t i = 0; i < n && !reach; i++)
+		reach = !writers[i].way.whole || !dw.whole ||
+			way_holds(&dw, &writers[i].way);
+	if (!reach)
+		return;
+	/* the directory, and the first missing name on the way */
+	k = strlen(dir);
+	rest = path + k + 1;
+	len = strcspn(rest, "/");
+	if (len >= CORRAL_NAME_LEN) {
+		warn_msg("%s: missing, and '%.*s' is too long a name for "
+			 "corral to keep this sandbox from making it", path,
+			 (int)len, rest);
+		return;
+	}
+	snprintf(dir + k, sizeof(dir) - k, "/%.*s", (int)len, rest);
+	if (name_rule_have(policy, dir))
+		return;
+	policy_add_deny(policy, dir, PROTECTED_RIGHTS, true,
+			PROTECTED_ORIGIN);
+	policy->rules[policy->n_rules - 1].name_only = true;
+}
+
 /*
  * The deny for the protected path @path, unless no writer reaches it, a
  * flag names it, or an earlier path of @seen is the same inode (one
@@ -212,8 +278,10 @@ static void protect_one(struct policy *policy, const char *path,
 	struct inode_way pw;
 	int fd = open(path, O_PATH | O_CLOEXEC);
 
+	if (fd < 0 && errno == ENOENT)
+		protect_missing(policy, path, writers, n);
 	if (fd < 0)
-		return;         /* missing: see the top of this file */
+		return;
 	inode_way_up(fd, &pw);
 	close(fd);
 	if (!pw.n || way_holds(seen, &pw) || seen->n == INODE_WAY_MAX)
@@ -270,5 +338,5 @@ void protected_list(FILE *out, const struct vars *vars)
 	for (size_t i = 0; i < set.n; i++)
 		fprintf(out, "  %s%s\n", set.path[i],
 			stat(set.path[i], &st) == 0 ? "" :
-			" (missing: a sandbox may create it)");
+			" (missing: no sandbox may create it)");
 }

@@ -223,6 +223,29 @@ out=$(HOME=$H "$CORRAL" --engine=bpf --rx "$CORRAL_HELPERS" --rw "$H/proj" -- \
 is "$out" "create $H/proj/new2: OK
 write $H/.bashrc: EACCES" "protected: an allow that reaches none of them: nothing said"
 
+# Missing protected paths (name rules, CORRAL_NAME_RULE_INODE): the first
+# missing name on the way may not be made in the directory above it, by
+# any route that makes an entry, nor that directory moved aside; every
+# other new name there can be made.  reset_tree makes ~/.ssh, without
+# authorized_keys, and no ~/.config.
+# tm NAME no-config|with-config "OPS" RESULT...: as tp under --rw HOME,
+# with the protected paths missing (and ~/.config too, or not)
+tm() {
+	reset_tree
+	[ "$2" = no-config ] || mkdir "$H/.config"
+	HOME=$H CORRAL_ARGS=--engine=bpf expect_probe corral "$1" "--rw $H" "$3" "${*:4}"
+}
+tm "protected, missing: no route makes ~/.zshrc, ~/.bashrc, ~/.profile, ~/.zprofile, ~/.bash_profile, ~/.config or ~/.ssh/authorized_keys; other new names can be made" \
+	no-config "create $H/.zshrc + mkdir $H/.bashrc + symlink $H/notes $H/.profile + mknod-sock $H/.zprofile + mkfifo $H/.bash_profile + rename $H/notes $H/.zshrc + link $H/notes $H/.zshrc + mkdir $H/.config + create $H/.ssh/authorized_keys + create $H/new + mkdir $H/newdir + create $H/.ssh/new + rename $H/notes $H/notes2" \
+	EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES EACCES OK OK OK OK
+tm "protected, missing below ~/.config: fish, corral and autostart cannot be made in it, nor ~/.config moved aside; other names can" \
+	with-config "mkdir $C/autostart + mkdir $C/fish + create $C/corral + mkdir $C/other + rename $C $H/cfg" \
+	EACCES EACCES EACCES OK EACCES
+reset_tree
+probe_lines_v want "create $H/.zshrc + mkdir $H/.config" OK OK
+is "$("$PROBE" create "$H/.zshrc" + mkdir "$H/.config" 2>&1)" "$want" \
+	"protected, missing: outside the sandbox the same names are made (control)"
+
 # -- escapes: the secret by every route ---------------------------------------
 
 ESC=$CORRAL_HELPERS/escape

@@ -67,6 +67,28 @@ for c in "${cases[@]}"; do
 	fi
 done
 
+# Missing ones: the first missing name on the way cannot be made in the
+# directory above it (that directory loses the rights to make entries,
+# as on the way down to any deny), by any route; what exists there keeps
+# every right.  B has ~/.ssh (no authorized_keys) and nothing else.
+B=$T/bare
+mkdir -p "$B/.ssh" && echo notes >"$B/notes" || exit 1
+ops="create $B/.zshrc + mkdir $B/.bashrc + symlink $B/notes $B/.profile + rename $B/notes $B/.zprofile + link $B/notes $B/.bash_profile + mkdir $B/.config + create $B/.ssh/authorized_keys + write $B/notes + create $B/.ssh/known_hosts"
+probe_lines_v want "$ops" EACCES EACCES EACCES EACCES EACCES EACCES EACCES OK EACCES
+read -r -a opv <<<"$ops"
+got=$(HOME=$B "$CORRAL" --engine=landlock --rx "$CORRAL_HELPERS" --rw "$B" -- \
+	"$PROBE" "${opv[@]}" 2>"$T/err")
+if [ "$got" = "$want" ] && [ "$(cat "$T/err")" = "$WARN" ]; then
+	ok "missing: no route makes a protected name in ~ or ~/.ssh; ~/notes is still written"
+else
+	not_ok "missing: no route makes a protected name in ~ or ~/.ssh" \
+		"- expected, + got:" "$(compare_lines "$want" "$got")" \
+		"stderr: $(cat "$T/err")"
+fi
+probe_lines_v want "create $B/.zshrc + mkdir $B/.config" OK OK
+is "$("$PROBE" create "$B/.zshrc" + mkdir "$B/.config" 2>&1)" "$want" \
+	"missing: outside the sandbox the same names are made (control)"
+
 # Outside any sandbox every one of them is writable: the denies are the
 # sandbox's, not a change to the files.
 n=0
@@ -92,7 +114,7 @@ done
 is "$listed" 9 "corral profiles lists the protected paths"
 rm "$H/.zprofile"
 out=$(HOME=$H "$CORRAL" profiles 2>&1)
-is "$(grep -c "^  $H/.zprofile (missing: a sandbox may create it)$" <<<"$out")" 1 \
+is "$(grep -c "^  $H/.zprofile (missing: no sandbox may create it)$" <<<"$out")" 1 \
 	"corral profiles says which protected paths are missing"
 out=$(HOME=$H "$CORRAL" explain --rw "$H" --op write "$H/.bashrc" 2>&1)
 [[ $out == "denied: write $H/.bashrc "*"protected by corral"* ]] &&
