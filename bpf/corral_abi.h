@@ -109,13 +109,13 @@ struct corral_rule {
  * protected path that does not exist yet (a missing ~/.zshrc under
  * rw = ~) is kept from being created, where a rule on an inode cannot
  * be (there is none).  Its key is the directory's, with ino replaced by
- * a hash of the directory's key and the name (NUL-padded to
- * CORRAL_NAME_LEN) and inode set to CORRAL_NAME_RULE_INODE, which no
- * inode's key has (0 or an aligned address): a name rule never matches
- * an inode, and two names that hash alike only deny more.  It holds
- * deny bits only; the create hooks (mknod, open O_CREAT, mkdir,
- * symlink, link, rename onto a new name) look it up in domains with
- * denies.
+ * a hash of the directory's (s_dev, i_ino, i_generation) and the name
+ * (NUL-padded to CORRAL_NAME_LEN), and inode set to
+ * CORRAL_NAME_RULE_INODE, which no inode's key has (0 or an aligned
+ * address): a name rule never matches an inode, and two names that hash
+ * alike only deny more.  It holds deny bits only; the create hooks
+ * (mknod, open O_CREAT, mkdir, symlink, link, rename onto a new name)
+ * look it up in domains with denies.
  */
 #define CORRAL_NAME_LEN        16
 #define CORRAL_NAME_RULE_INODE (~0ULL)

@@ -448,25 +448,25 @@ static __always_inline int name_pinned(const struct corral_task *t,
 }
 
 /*
- * Does a name rule of @domain deny @want on making @dentry in the
- * directory @dir_inode (CORRAL_NAME_RULE_INODE)?  Global, as
- * rule_pinned() is: path_rename calls it too.  A name too long for a
- * name rule has none.
+ * Does a name rule of @domain deny @want on making an entry named by
+ * the string at @name_addr in the directory @dir_inode
+ * (CORRAL_NAME_RULE_INODE)?  Global, as rule_pinned() is: path_rename
+ * calls it too; so both addresses come probe-read (scalars).  A name too
+ * long for a name rule has none.
  */
-__noinline int name_denied(__u64 domain, __u64 dir_inode, __u64 dentry_addr,
+__noinline int name_denied(__u64 domain, __u64 dir_inode, __u64 name_addr,
 			   __u32 want)
 {
-	struct dentry *dentry = (struct dentry *)dentry_addr;
 	struct corral_rule_key key = {};
 	struct corral_rule *rule;
 	/* a word more than a name rule's name: a longer one shows */
 	__u64 name[3] = {};
 	long n;
 
-	if (!dir_inode || !dentry)
+	if (!dir_inode || !name_addr)
 		return 0;
 	n = bpf_probe_read_kernel_str(name, sizeof(name),
-				      BPF_CORE_READ(dentry, d_name.name));
+				      (const void *)name_addr);
 	if (n < 0)
 		return 1;       /* unreadable: fail closed */
 	if (n > CORRAL_NAME_LEN)
@@ -485,7 +485,8 @@ static __always_inline int name_blocked(const struct corral_task *t,
 	if (!(t->flags & CORRAL_TASK_DENY))
 		return 0;
 	return name_denied(t->domain, (__u64)BPF_CORE_READ(dir, d_inode),
-			   (__u64)dentry, CORRAL_ACCESS_CREATE);
+			   (__u64)BPF_CORE_READ(dentry, d_name.name),
+			   CORRAL_ACCESS_CREATE);
 }
 
 /* Creating or removing @dentry in @dir. */

@@ -48,8 +48,13 @@ static __always_inline __u64 name_mix(__u64 h, __u64 v)
 	return h ^ (h >> 33);
 }
 
-/* The key of the name rule on @name (two words of the NUL-padded name)
- * in the directory @dir: see CORRAL_NAME_RULE_INODE. */
+/*
+ * The key of the name rule on @name (two words of the NUL-padded name)
+ * in the directory @dir: see CORRAL_NAME_RULE_INODE.  The directory's
+ * address is left out of the hash (the verifier forbids arithmetic on a
+ * trusted pointer): where (s_dev, i_ino, i_generation) repeat, the rule
+ * also denies that name in the other directory, which only denies more.
+ */
 static __always_inline void name_key(struct corral_rule_key *key,
 				     __u64 domain, struct inode *dir,
 				     const __u64 name[2])
@@ -57,8 +62,7 @@ static __always_inline void name_key(struct corral_rule_key *key,
 	__u64 h;
 
 	rule_key(key, domain, dir);
-	h = name_mix(key->ino, key->inode);
-	h = name_mix(h, ((__u64)key->dev << 32) | key->generation);
+	h = name_mix(key->ino, ((__u64)key->dev << 32) | key->generation);
 	h = name_mix(h, name[0]);
 	key->ino = name_mix(h, name[1]);
 	key->inode = CORRAL_NAME_RULE_INODE;

@@ -371,6 +371,21 @@ static int judge_file(FILE *out, const struct explain_rule *rules,
 	return r < 0 ? judge_rules(out, rules, n_rules, op, t, cwd) : r;
 }
 
+/* The name rule (protected.c) that keeps @t from being made, if any:
+ * on its missing path, or on a missing directory above it. */
+static const struct policy_rule *name_rule_on(const struct policy *policy,
+					      const struct explain_op *op,
+					      const struct target *t)
+{
+	if (t->exists || !(op->need & CORRAL_ACCESS_CREATE))
+		return NULL;
+	for (size_t i = 0; i < policy->n_rules; i++)
+		if (policy->rules[i].name_only &&
+		    path_is_under(t->resolved, policy->rules[i].path))
+			return &policy->rules[i];
+	return NULL;
+}
+
 /* Opens the rules first, as the launcher does: a rule it would refuse
  * is an error before any answer.  @t NULL: a move of argv[0] to
  * argv[1]. */
@@ -382,9 +397,15 @@ static int judge_files(FILE *out, struct corral_opts *opts,
 	struct explain_rule *rules = xcalloc(policy->n_rules + 1,
 					     sizeof(*rules));
 	size_t n_rules = open_rules(policy, rules);
+	const struct policy_rule *name = t ? name_rule_on(policy, op, t) : NULL;
 	int r;
 
-	if (t)
+	if (name) {
+		print_head(out, false, op->name, t);
+		fprintf(out, "no sandbox may make %s: %s)\n", name->path,
+			name->origin);
+		r = EXPLAIN_DENIED;
+	} else if (t)
 		r = judge_file(out, rules, n_rules, op, t, cwd);
 	else
 		r = explain_move(out, rules, n_rules,

@@ -67,16 +67,6 @@ struct expansion {
 	size_t n_dirs;
 };
 
-/* Is @path @dir or below it (absolute paths, no trailing '/')? */
-static bool path_is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1)
-		return true;    /* "/" */
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
-
 /* Union of the masks of denies on @path itself, or strictly below it. */
 static uint32_t denied_at(const struct expansion *x, const char *path)
 {

@@ -185,3 +185,13 @@ char *text_escape(const char *in, char *out, size_t size)
 	}
 	return out;
 }
+
+/* Is @path @dir or below it (absolute paths, no trailing '/')? */
+bool path_is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1)
+		return true;    /* "/" */
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}

@@ -9,6 +9,7 @@
 #ifndef CORRAL_UTIL_H
 #define CORRAL_UTIL_H
 
+#include <stdbool.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,5 +101,8 @@ static inline int steal_fd(int *fd)
 	*fd = -1;
 	return ret;
 }
+
+/* Is @path @dir or below it (absolute paths, no trailing '/')? */
+bool path_is_under(const char *path, const char *dir);
 
 #endif /* CORRAL_UTIL_H */

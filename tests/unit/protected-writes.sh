@@ -85,6 +85,9 @@ else
 		"- expected, + got:" "$(compare_lines "$want" "$got")" \
 		"stderr: $(cat "$T/err")"
 fi
+out=$(HOME=$B "$CORRAL" explain --rw "$B" "$B/.config" 2>&1)
+is "$out" "denied: create $B/.config (no sandbox may make $B/.config: protected by corral, see corral(1))" \
+	"explain: making the missing ~/.config is denied, by corral's protection"
 probe_lines_v want "create $B/.zshrc + mkdir $B/.config" OK OK
 is "$("$PROBE" create "$B/.zshrc" + mkdir "$B/.config" 2>&1)" "$want" \
 	"missing: outside the sandbox the same names are made (control)"
