@@ -104,6 +104,56 @@ for eng in bpf landlock; do
 done
 rm -rf /tmp/corral-65534
 
+# ---- what the shipped profiles give away (issue 35) ------------------
+# Each shipped profile, run by the user from a project in ~ with TMPDIR
+# unset on the bpf engine: none writes the shell's start-up files (there
+# or missing), corral's own profiles, the home beside the project or
+# another directory of the user's, and none reaches a TCP listener of
+# the user's on loopback.  The control: outside, nobody does each.
+HM=$W/home
+mkdir -p "$HM/.config/corral/profiles" && echo orig >"$HM/.bashrc" &&
+	chown -R 65534:65534 "$HM"
+AUDIT_PORT=5093
+net_serve "$AUDIT_PORT" || not_ok "audit: a loopback listener"
+audit_ops="write $HM/.bashrc + create $HM/.zshrc + create $HM/.config/corral/profiles/git.profile + create $HM/new + create $W/tmp/new"
+read -r -a audit_opv <<<"$audit_ops"
+as_user env -u TMPDIR "$PROBE" "${audit_opv[@]}"
+files_out=$out
+as_user "$NETPROBE" connect-tcp 127.0.0.1 "$AUDIT_PORT"
+probe_lines_v want "$audit_ops" OK OK OK OK OK
+is "$files_out"$'\n'"$out" "$want"$'\n'"connect-tcp 127.0.0.1 $AUDIT_PORT: OK" \
+	"audit, control: outside, nobody writes each and reaches the listener"
+rm -f "$HM/.zshrc" "$HM/.config/corral/profiles/git.profile" "$HM/new" "$W/tmp/new"
+probe_lines_v want "$audit_ops" EACCES EACCES EACCES EACCES EACCES
+want+=$'\n'"connect-tcp 127.0.0.1 $AUDIT_PORT: EACCES"
+# audit_run DIR PROFILE: the ops under PROFILE, as nobody from DIR
+audit_run() {
+	out=$(cd "$1" && "${NOBODY[@]}" env -u TMPDIR HOME="$HM" "$UC" -q \
+		--engine=bpf --profile "$2" --rx "$CORRAL_HELPERS" -- sh -c \
+		'"$0" "$@"; "${0%/*}/netprobe" connect-tcp 127.0.0.1 '"$AUDIT_PORT" \
+		"$PROBE" "${audit_opv[@]}" 2>&1)
+	rc=$?
+	rm -f "$HM/.zshrc" "$HM/.config/corral/profiles/git.profile" "$HM/new" "$W/tmp/new"
+}
+for p in "$SRC"/profiles/*.profile; do
+	p=${p##*/}
+	p=${p%.profile}
+	case $p in base | network | secrets) continue ;; esac  # included only
+	audit_run "$W/proj" "$p"
+	is "$rc:$out" "0:$want" "audit: --profile $p from the project, TMPDIR unset: none of them written or reached"
+	# from ~ or /, a profile on ${PROJECT} or ${CWD} refuses, each line
+	# naming the profile line (point 1); else the same
+	for d in "$HM" /; do
+		audit_run "$d" "$p"
+		if [ "$rc:$out" = "0:$want" ] ||
+			{ [ "$rc" = 125 ] && ! grep -qv '^corral: profile .*: ${\(PROJECT\|CWD\)} would be .*, and no profile may give all of it (cd into ' <<<"$out"; }; then
+			ok "audit: --profile $p from $d: refused in one line, or none of them written or reached"
+		else
+			not_ok "audit: --profile $p from $d" "exit $rc" "$out"
+		fi
+	done
+done
+
 # ---- tell once (issue 35, point 7) -----------------------------------
 # Without --log, a bpf launch says in one line at the end that accesses
 # were refused (not routine ones), the first named with ~ for HOME; -q
