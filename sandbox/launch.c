@@ -203,11 +203,18 @@ static void watch_tell_once(struct watch *w, const struct launch_request *req)
 static void watch_name_rules(struct watch *w,
 			     const struct launch_request *req)
 {
+	/* a name rule's deny is on a name, not on its directory's inode,
+	 * which is all the judge could take it for */
+	static uint32_t deny[LAUNCH_MAX_RULES];
+
 	if (learning(req) || w->printer.summary)
 		return;
+	memcpy(deny, req->msg.deny, sizeof(deny));
+	for (uint32_t i = 0; i < req->msg.n_names && i < LAUNCH_MAX_NAMES; i++)
+		deny[req->msg.names[i].rule] = 0;
 	w->printer.why = log_rules_why;
 	w->printer.why_ctx = log_rules_load(req->rules_text_fd, req->rule_fds,
-					    req->msg.access, req->msg.deny,
+					    req->msg.access, deny,
 					    req->msg.n_rules);
 }
 
