@@ -132,7 +132,8 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 					 "signal and abstract-socket scoping, ");
 	if (used < size)
 		snprintf(buf + used, size - used, "memfd exec and bpf() denial, "
-			 "confining SysV IPC to the sandbox (refused, or "
+			 "the refusal of writes to another process's "
+			 "/proc/PID files (/proc allowed rw), confining SysV IPC to the sandbox (refused, or "
 			 "unscoped under sysv-ipc = yes; prlimit, renice, "
 			 "ionice and scheduling may name only the caller)");
 	return buf;
