@@ -165,17 +165,6 @@ static int add_rule(int ruleset, const struct opened_rule *rule, int abi)
 	return 0;
 }
 
-/* The first rule of @policy that carries one of @ops, or (@ops 0) an
- * address; NULL if none does. */
-static const struct policy_net_rule *
-first_net_rule(const struct policy *policy, uint8_t ops)
-{
-	for (size_t i = 0; i < policy->n_net; i++)
-		if (ops ? policy->net[i].op & ops : policy->net[i].family)
-			return &policy->net[i];
-	return NULL;
-}
-
 enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
 					    int abi)
 {
@@ -184,7 +173,7 @@ enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
 		return CORRAL_SECCOMP_NET_NONE;
 	case POLICY_NET_RULES:
 		if (abi < CORRAL_LL_ABI_UDP &&
-		    !first_net_rule(policy, CORRAL_NET_CONNECT_UDP |
+		    !policy_first_net_rule(policy, CORRAL_NET_CONNECT_UDP |
 					    CORRAL_NET_BIND_UDP))
 			return CORRAL_SECCOMP_NET_NO_UDP;
 		return CORRAL_SECCOMP_NET_RULES;
@@ -196,32 +185,40 @@ enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
 const char *landlock_net_gap(const struct policy *policy, int abi,
 			     char *buf, size_t size)
 {
-	const uint8_t udp_ops = CORRAL_NET_CONNECT_UDP | CORRAL_NET_BIND_UDP;
+	/* the first gap that applies, naming the first rule it concerns */
+	const struct {
+		bool applies;
+		uint8_t ops;            /* 0: a rule with an address */
+		const char *why;        /* an address rule's port follows */
+	} gaps[] = {
+		{ abi < 4, 0xff, "it has no network rights (TCP needs ABI 4, "
+				 "UDP ABI 10)" },
+		{ abi < CORRAL_LL_ABI_UDP,
+		  CORRAL_NET_CONNECT_UDP | CORRAL_NET_BIND_UDP,
+		  "it has no UDP rights (ABI 10)" },
+		{ true, 0, "it checks ports only, so the rule would allow "
+			   "port" },
+	};
 	const struct policy_net_rule *r;
 	char rule[96];
 
+	_Static_assert(CORRAL_LL_ABI_UDP == 10, "the gaps' text says 10");
 	if (policy_net_mode(policy) != POLICY_NET_RULES)
 		return NULL;
-	if (abi < 4 && (r = first_net_rule(policy, 0xff))) {
-		snprintf(buf, size, "'%s = %s': it has no network rights (TCP "
-			 "needs ABI 4, UDP ABI %d)",
-			 netrule_op_name(r->op),
-			 netrule_format(r, rule, sizeof(rule)),
-			 CORRAL_LL_ABI_UDP);
-		return buf;
-	}
-	if (abi < CORRAL_LL_ABI_UDP && (r = first_net_rule(policy, udp_ops))) {
-		snprintf(buf, size, "'%s = %s': it has no UDP rights (ABI %d)",
-			 netrule_op_name(r->op),
-			 netrule_format(r, rule, sizeof(rule)),
-			 CORRAL_LL_ABI_UDP);
-		return buf;
-	}
-	if ((r = first_net_rule(policy, 0))) {
-		snprintf(buf, size, "'%s = %s': it checks ports only, so the rule "
-			 "would allow port %u on every address",
-			 netrule_op_name(r->op),
-			 netrule_format(r, rule, sizeof(rule)), r->port_lo);
+	for (size_t i = 0; i < sizeof(gaps) / sizeof(*gaps); i++) {
+		if (!gaps[i].applies ||
+		    !(r = policy_first_net_rule(policy, gaps[i].ops)))
+			continue;
+		if (gaps[i].ops)
+			snprintf(buf, size, "'%s = %s': %s",
+				 netrule_op_name(r->op),
+				 netrule_format(r, rule, sizeof(rule)),
+				 gaps[i].why);
+		else
+			snprintf(buf, size, "'%s = %s': %s %u on every address",
+				 netrule_op_name(r->op),
+				 netrule_format(r, rule, sizeof(rule)),
+				 gaps[i].why, r->port_lo);
 		return buf;
 	}
 	return NULL;
@@ -237,7 +234,7 @@ const char *landlock_net_brief(const struct policy *policy, int abi)
 	tcp = abi < 4;
 	udp = abi < CORRAL_LL_ABI_UDP &&
 	      landlock_net_filter(policy, abi) != CORRAL_SECCOMP_NET_NO_UDP;
-	addr = first_net_rule(policy, 0);
+	addr = policy_first_net_rule(policy, 0);
 	if (!tcp && !udp && !addr)
 		return NULL;
 	snprintf(buf, sizeof(buf), "%s%s%s%s%s", tcp ? "TCP unconfined" : "",

@@ -150,15 +150,6 @@ static bool port_ruled(const struct policy *policy,
 	return false;
 }
 
-static bool any_udp_rule(const struct policy *policy)
-{
-	for (size_t i = 0; i < policy->n_net; i++)
-		if (policy->net[i].op & (CORRAL_NET_CONNECT_UDP |
-					 CORRAL_NET_BIND_UDP))
-			return true;
-	return false;
-}
-
 /*
  * The second line under the Landlock engine at @abi (engine_landlock.c
  * and seccomp_net.c): what refuses @q there, or that it is allowed after
@@ -190,7 +181,8 @@ static int answer_landlock(const struct policy *policy,
 		fprintf(out, "\n");
 		return verdict;
 	}
-	if (udp && abi < first && !any_udp_rule(policy)) {
+	if (udp && abi < first && !policy_first_net_rule(policy, CORRAL_NET_CONNECT_UDP |
+						    CORRAL_NET_BIND_UDP)) {
 		fprintf(out, "; corral's seccomp filter refuses every UDP "
 			"socket (EACCES), as no rule allows UDP\n");
 		return verdict;

@@ -420,3 +420,12 @@ void policy_free(struct policy *policy)
 	FREE_ARRAY(policy->rules, policy->n_rules, path, origin);
 	policy->cap_rules = 0;
 }
+
+const struct policy_net_rule *
+policy_first_net_rule(const struct policy *policy, uint8_t ops)
+{
+	for (size_t i = 0; i < policy->n_net; i++)
+		if (ops ? policy->net[i].op & ops : policy->net[i].family)
+			return &policy->net[i];
+	return NULL;
+}

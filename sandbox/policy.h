@@ -309,6 +309,11 @@ void policy_set_net_mode(struct policy *policy, enum policy_net_mode mode,
 			 const char *origin);
 /* The mode in force: POLICY_NET_UNSET reads as POLICY_NET_ALL. */
 enum policy_net_mode policy_net_mode(const struct policy *policy);
+
+/* The first network rule of @policy that carries one of @ops
+ * (CORRAL_NET_*), or (@ops 0) that names an address; NULL if none. */
+const struct policy_net_rule *
+policy_first_net_rule(const struct policy *policy, uint8_t ops);
 void policy_free(struct policy *policy);
 
 #endif /* CORRAL_POLICY_H */
