@@ -131,11 +131,12 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 		used += (size_t)snprintf(buf + used, size - used,
 					 "signal and abstract-socket scoping, ");
 	if (used < size)
-		snprintf(buf + used, size - used, "memfd exec and bpf() denial, "
-			 "the refusal of writes to another process's "
+		snprintf(buf + used, size - used, "bpf() denial, the refusal of writes to another process's "
 			 "/proc/PID files (/proc allowed rw), confining SysV IPC to the sandbox (refused, or "
 			 "unscoped under sysv-ipc = yes; prlimit, renice, "
-			 "ionice and scheduling may name only the caller)");
+			 "ionice and scheduling may name only the caller; "
+			 "memfds that could be executed are refused unless "
+			 "exec-anonymous = yes)");
 	return buf;
 }
 

@@ -603,6 +603,9 @@ void launch(struct launch_request *req, char **argv, char **envp)
 	     !(req->msg.task_flags & CORRAL_TASK_USERNS) &&
 	     seccomp_install_userns() < 0) ||
 	    (engine != LAUNCH_ENGINE_BPF &&
+	     !(req->msg.task_flags & CORRAL_TASK_EXEC_ANON) &&
+	     seccomp_install_anon_exec() < 0) ||
+	    (engine != LAUNCH_ENGINE_BPF &&
 	     (seccomp_install_landlock(sysv_ipc) < 0 ||
 	      seccomp_install_net(landlock_net_filter(&net,
 						      landlock_abi())) < 0)))

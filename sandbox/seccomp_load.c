@@ -60,6 +60,12 @@ int seccomp_install_landlock(bool sysv_ipc)
 		       "Landlock engine's");
 }
 
+int seccomp_install_anon_exec(void)
+{
+	return install(corral_anon_exec_filter,
+		       N_INSNS(corral_anon_exec_filter), "memfd");
+}
+
 int seccomp_install_parser(void)
 {
 	return install(corral_parser_filter, N_INSNS(corral_parser_filter),

@@ -30,6 +30,12 @@ int seccomp_install_userns(void);
 int seccomp_install_landlock(bool sysv_ipc);
 
 /*
+ * Refuses, where the Landlock engine runs without exec-anonymous = yes,
+ * to make a memfd that could be executed (ENOSYS; seccomp_sandbox.c).
+ */
+int seccomp_install_anon_exec(void);
+
+/*
  * What the Landlock engine cannot refuse of the network, refused by
  * socket(2)'s arguments (sandbox/seccomp_net.c): under net = rules, the
  * sockets the bpf engine refuses; NO_UDP also UDP, NONE every IP socket.

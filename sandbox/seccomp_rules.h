@@ -22,6 +22,9 @@ enum seccomp_ipc {
 	SECCOMP_IPC_REFUSED,    /* every SysV IPC call is EPERM */
 };
 scmp_filter_ctx seccomp_landlock_filter(enum seccomp_ipc ipc);
+/* memfds that could be executed, for the Landlock engine without
+ * exec-anonymous = yes (seccomp_sandbox.c). */
+scmp_filter_ctx seccomp_anon_exec_filter(void);
 /* Sockets the Landlock engine cannot judge (seccomp_net.c). */
 enum seccomp_net {
 	SECCOMP_NET_RULES,      /* the bpf engine's socket_create rule */

@@ -305,6 +305,45 @@ scmp_filter_ctx seccomp_landlock_filter(enum seccomp_ipc ipc)
 	return filter_done(ctx, r);
 }
 
+/*
+ * Executing a memfd: Landlock allows every access to a file on an
+ * internal mount, and no argument of execve or execveat tells a memfd
+ * apart (execve of /proc/self/fd/N), so the Landlock engine without
+ * exec-anonymous = yes refuses to make one that could be executed:
+ * memfd_create without MFD_NOEXEC_SEAL (6.3+), or with MFD_EXEC, is
+ * ENOSYS, what a kernel without memfd_create answers, so programs take
+ * the fallback they have for one (a file in /dev/shm or $TMPDIR, whose
+ * exec Landlock judges by path).  Below 6.3 that leaves no memfd at all.
+ */
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+
+scmp_filter_ctx seccomp_anon_exec_filter(void)
+{
+	static const uint64_t executable[] = {
+		0, MFD_EXEC, MFD_EXEC | MFD_NOEXEC_SEAL,
+	};
+	scmp_filter_ctx ctx = filter_new(SCMP_ACT_ALLOW);
+	int r = 0;
+
+	if (!ctx)
+		return NULL;
+	for (size_t i = 0; !r && i < sizeof(executable) /
+				      sizeof(*executable); i++)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				     SCMP_SYS(memfd_create), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ,
+					     MFD_EXEC | MFD_NOEXEC_SEAL,
+					     executable[i]));
+	if (r < 0)
+		error_errno(r, "seccomp: refusing executable memfds");
+	return filter_done(ctx, r);
+}
+
 /* open_tree(2) may open a path (what O_PATH does), not clone a tree. */
 static int deny_tree_clones(scmp_filter_ctx ctx)
 {

@@ -109,7 +109,7 @@ rc=$?
 [ "$rc" = 0 ] && [[ $out == *"engine: Landlock ABI "*"cannot enforce"* ]] &&
 	[[ $out == *"bpf engine: not usable: "*"hint"* ]] &&
 	[[ $out == *"network under Landlock: "* ]] &&
-	[[ $out == *"memfd exec and bpf() denial, the refusal of writes to another process's /proc/PID files"* ]] &&
+	[[ $out == *"bpf() denial, the refusal of writes to another process's /proc/PID files"*"memfds that could be executed are refused unless exec-anonymous = yes)"* ]] &&
 	ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" ||
 	not_ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" \
 		"exit $rc:" "$out"
