@@ -14,17 +14,21 @@
 #include "engine_landlock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <linux/landlock.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "corral_abi.h"
+#include "inode_way.h"
 #include "landlock_deny.h"
 #include "netrule.h"
 #include "seccomp_load.h"
@@ -131,7 +135,7 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 		used += (size_t)snprintf(buf + used, size - used,
 					 "signal and abstract-socket scoping, ");
 	if (used < size)
-		snprintf(buf + used, size - used, "bpf() denial, the refusal of writes to another process's "
+		snprintf(buf + used, size - used, "the refusal of writes to another process's "
 			 "/proc/PID files (/proc allowed rw), confining SysV IPC to the sandbox (refused, or "
 			 "unscoped under sysv-ipc = yes; prlimit, renice, "
 			 "ionice and scheduling may name only the caller; "
@@ -181,6 +185,39 @@ enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
 	default:
 		return CORRAL_SECCOMP_NET_OFF;
 	}
+}
+
+/*
+ * Does an allow with the write right reach /proc (on it, above it, or on
+ * a file of a procfs)?  Under Landlock the sandbox may then write other
+ * processes' /proc/PID files (comm, oom_score_adj): their pids come after
+ * the launch, so no rule can leave them out, and a write(2) shows seccomp
+ * no path.
+ */
+bool landlock_writes_proc(const struct opened_rule *rules, size_t n)
+{
+	static struct inode_way proc;
+	struct statfs sfs;
+	struct stat st;
+	int fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	proc.n = 0;
+	if (fd >= 0) {
+		inode_way_up(fd, &proc);
+		close(fd);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (rules[i].deny || !(rules[i].access & CORRAL_ACCESS_WRITE))
+			continue;
+		if (!fstatfs(rules[i].fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC)
+			return true;
+		if (fstat(rules[i].fd, &st) < 0)
+			continue;
+		for (size_t k = 0; k < proc.n; k++)
+			if (proc.dev[k] == st.st_dev && proc.ino[k] == st.st_ino)
+				return true;
+	}
+	return false;
 }
 
 const char *landlock_net_gap(const struct policy *policy, int abi,

@@ -6,6 +6,7 @@
 #ifndef CORRAL_ENGINE_LANDLOCK_H
 #define CORRAL_ENGINE_LANDLOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,10 @@ enum corral_seccomp_net landlock_net_filter(const struct policy *policy,
  * unchecked"), or NULL when nothing is (net = all or none included).
  */
 const char *landlock_net_brief(const struct policy *policy, int abi);
+/* Does an allow with the write right reach /proc?  Then other processes'
+ * /proc/PID files are writable under Landlock (the launch line says so). */
+bool landlock_writes_proc(const struct opened_rule *rules, size_t n);
+
 /*
  * What Landlock @abi cannot enforce of @policy's network rules, naming
  * the first rule it cannot ("'connect-udp 10.0.0.1:53': it checks ports

@@ -65,17 +65,19 @@ static int bpf_engine_usable(struct bpf_why *why)
  * network's gaps (landlock_net_brief), named unix sockets below ABI 9
  * (tmux, ssh-agent, D-Bus: no argument check can see a socket's path)
  * and signals and abstract sockets below ABI 6 (kill(2) may name any of
- * the user's processes), then SysV IPC under sysv-ipc = yes; NULL when
- * nothing is.
+ * the user's processes), then SysV IPC under sysv-ipc = yes and other
+ * processes' /proc/PID files under a write rule that reaches /proc
+ * (@proc_writes); NULL when nothing is.
  */
 static const char *landlock_brief(const struct policy *net, int abi,
-				  bool sysv_ipc)
+				  bool sysv_ipc, bool proc_writes)
 {
 	const char *parts[] = {
 		landlock_net_brief(net, abi),
 		abi < CORRAL_LL_ABI_SCOPE ? "signals and unix sockets unscoped" :
 		abi < CORRAL_LL_ABI_UNIX ? "unix sockets unscoped" : NULL,
 		sysv_ipc ? "SysV IPC unscoped" : NULL,
+		proc_writes ? "/proc/PID writes unscoped" : NULL,
 	};
 	static char buf[160];
 	size_t len = 0;
@@ -110,6 +112,7 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 	struct bpf_why why = { .brief = "", .full = "" };
 	char deny_why[2 * PATH_MAX + 256], gap[256];
 	const char *net_brief, *brief;
+	bool proc_writes;
 	int abi, denies;
 
 	if (wanted != LAUNCH_ENGINE_LANDLOCK && bpf_engine_usable(&why))
@@ -133,7 +136,8 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 		    "(corral setup, as root) or add --net-best-effort to run "
 		    "with it unenforced", abi, gap);
 	net_brief = landlock_net_brief(net, abi);
-	brief = landlock_brief(net, abi, sysv_ipc);
+	proc_writes = landlock_writes_proc(rules, n);
+	brief = landlock_brief(net, abi, sysv_ipc, proc_writes);
 	if (flags & LAUNCH_QUIET)
 		return LAUNCH_ENGINE_LANDLOCK;
 	if (wanted != LAUNCH_ENGINE_LANDLOCK)
@@ -141,12 +145,15 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 			 "status'", abi, why.brief, brief ? ", " : "",
 			 brief ? brief : "");
 	else if (net_brief)
-		warn_msg("Landlock ABI %d confines the network partly: %s%s; "
+		warn_msg("Landlock ABI %d confines the network partly: %s%s%s; "
 			 "see 'corral status'", abi, net_brief,
-			 sysv_ipc ? "; SysV IPC unscoped" : "");
-	else if (sysv_ipc)
-		warn_msg("Landlock ABI %d: SysV IPC unscoped; see 'corral "
-			 "status'", abi);
+			 sysv_ipc ? "; SysV IPC unscoped" : "",
+			 proc_writes ? "; /proc/PID writes unscoped" : "");
+	else if (sysv_ipc || proc_writes)
+		warn_msg("Landlock ABI %d: %s%s%s; see 'corral status'", abi,
+			 sysv_ipc ? "SysV IPC unscoped" : "",
+			 sysv_ipc && proc_writes ? ", " : "",
+			 proc_writes ? "/proc/PID writes unscoped" : "");
 	if (denies)
 		warn_msg("Landlock cannot take rights away: each deny is made by "
 			 "allowing what is around it; see corral(1)");

@@ -52,6 +52,17 @@ one_short_line() {
 
 run "$CORRAL" --rx /usr -- true
 one_short_line "fallback: one line under 100 characters naming 'corral status'"
+# a write rule that reaches /proc: other processes' /proc/PID files are
+# writable (their pids come after the launch), said on the line
+run "$CORRAL" --rx /usr --allow read,write:/proc -- true
+one_short_line "fallback with /proc writable: one line" 130
+[[ $err == *", /proc/PID writes unscoped; see 'corral status'" ]] &&
+	ok "fallback with /proc writable: the line says /proc/PID writes are unscoped" ||
+	not_ok "fallback with /proc writable: the line says /proc/PID writes are unscoped" "$err"
+run "$CORRAL" --rx /usr --ro /proc -- true
+[[ $err != *"/proc/PID"* ]] &&
+	ok "fallback with /proc read-only: nothing said about it" ||
+	not_ok "fallback with /proc read-only: nothing said about it" "$err"
 run "$CORRAL" --rx /usr --connect-tcp 443 -- true
 one_short_line "fallback with a port rule: one line, nothing about the network (seccomp refuses UDP)"
 [[ $err != *"unconfined"* && $err != *"unchecked"* ]] &&
@@ -109,7 +120,7 @@ rc=$?
 [ "$rc" = 0 ] && [[ $out == *"engine: Landlock ABI "*"cannot enforce"* ]] &&
 	[[ $out == *"bpf engine: not usable: "*"hint"* ]] &&
 	[[ $out == *"network under Landlock: "* ]] &&
-	[[ $out == *"bpf() denial, the refusal of writes to another process's /proc/PID files"*"memfds that could be executed are refused unless exec-anonymous = yes)"* ]] &&
+	[[ $out == *"cannot enforce"*"the refusal of writes to another process's /proc/PID files"*"memfds that could be executed are refused unless exec-anonymous = yes)"* ]] &&
 	ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" ||
 	not_ok "corral status: the engine, the whole reason with its hint, what Landlock leaves out" \
 		"exit $rc:" "$out"
