@@ -135,8 +135,9 @@ const char *landlock_limits(int abi, char *buf, size_t size)
 		used += (size_t)snprintf(buf + used, size - used,
 					 "signal and abstract-socket scoping, ");
 	if (used < size)
-		snprintf(buf + used, size - used, "the refusal of writes to another process's "
-			 "/proc/PID files (/proc allowed rw), confining SysV IPC to the sandbox (refused, or "
+		snprintf(buf + used, size - used, "the refusal of writes to "
+			 "another process's /proc/PID files (/proc allowed "
+			 "rw), confining SysV IPC to the sandbox (refused, or "
 			 "unscoped under sysv-ipc = yes; prlimit, renice, "
 			 "ionice and scheduling may name only the caller; "
 			 "memfds that could be executed are refused unless "
@@ -211,11 +212,9 @@ bool landlock_writes_proc(const struct opened_rule *rules, size_t n)
 			continue;
 		if (!fstatfs(rules[i].fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC)
 			return true;
-		if (fstat(rules[i].fd, &st) < 0)
-			continue;
-		for (size_t k = 0; k < proc.n; k++)
-			if (proc.dev[k] == st.st_dev && proc.ino[k] == st.st_ino)
-				return true;
+		if (!fstat(rules[i].fd, &st) &&
+		    inode_way_has(&proc, st.st_dev, st.st_ino))
+			return true;
 	}
 	return false;
 }

@@ -62,3 +62,11 @@ void inode_way_up(int fd, struct inode_way *w)
 	if (dir >= 0)
 		close(dir);
 }
+
+bool inode_way_has(const struct inode_way *w, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->dev[i] == dev && w->ino[i] == ino)
+			return true;
+	return false;
+}

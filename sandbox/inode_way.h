@@ -23,4 +23,7 @@ struct inode_way {
 /* Fills @w with the inode of @fd and the directories above it. */
 void inode_way_up(int fd, struct inode_way *w);
 
+/* Is the inode (@dev, @ino) on the way @w (its start or above it)? */
+bool inode_way_has(const struct inode_way *w, dev_t dev, ino_t ino);
+
 #endif /* CORRAL_INODE_WAY_H */

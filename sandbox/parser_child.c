@@ -112,13 +112,6 @@ static bool is_flag(const struct policy_rule *rule)
 enum rule_outcome { RULE_KEPT, RULE_DROPPED, RULE_REFUSED };
 
 /*
- * Opens @rule's path as the user; a rule on a file keeps file rights.
- * Dropped: an optional rule whose path does not exist, and a rule on
- * something the user cannot reach anyway (a sandbox narrows DAC, never
- * widens it, so such a rule grants nothing; the launcher would refuse
- * it).  Refused: said on stderr.
- */
-/*
  * A name rule (protected.c): its directory, which was there when it was
  * made; the name still missing.  Dropped when either changed since, and
  * when the user cannot make entries there anyway.
@@ -146,6 +139,13 @@ static enum rule_outcome open_name_rule(const struct policy_rule *rule,
 	return RULE_DROPPED;
 }
 
+/*
+ * Opens @rule's path as the user; a rule on a file keeps file rights.
+ * Dropped: an optional rule whose path does not exist, and a rule on
+ * something the user cannot reach anyway (a sandbox narrows DAC, never
+ * widens it, so such a rule grants nothing; the launcher would refuse
+ * it).  Refused: said on stderr.
+ */
 static enum rule_outcome open_rule(const struct policy_rule *rule, int *fd,
 				   uint32_t *access, uint32_t *deny)
 {

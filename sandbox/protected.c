@@ -133,10 +133,7 @@ static void protected_expand(const struct vars *vars, struct path_set *set)
 static bool way_holds(const struct inode_way *up,
 		      const struct inode_way *w)
 {
-	for (size_t i = 0; i < up->n; i++)
-		if (up->dev[i] == w->dev[0] && up->ino[i] == w->ino[0])
-			return true;
-	return false;
+	return inode_way_has(up, w->dev[0], w->ino[0]);
 }
 
 static bool same_inode(const struct inode_way *a, const struct inode_way *b)
