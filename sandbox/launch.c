@@ -135,11 +135,11 @@ static enum launch_engine choose_engine(enum launch_engine wanted,
 		die("Landlock ABI %d cannot enforce %s; set up the bpf engine "
 		    "(corral setup, as root) or add --net-best-effort to run "
 		    "with it unenforced", abi, gap);
+	if (flags & LAUNCH_QUIET)
+		return LAUNCH_ENGINE_LANDLOCK;  /* what follows is the line */
 	net_brief = landlock_net_brief(net, abi);
 	proc_writes = landlock_writes_proc(rules, n);
 	brief = landlock_brief(net, abi, sysv_ipc, proc_writes);
-	if (flags & LAUNCH_QUIET)
-		return LAUNCH_ENGINE_LANDLOCK;
 	if (wanted != LAUNCH_ENGINE_LANDLOCK)
 		warn_msg("using Landlock ABI %d, not bpf (%s)%s%s; see 'corral "
 			 "status'", abi, why.brief, brief ? ", " : "",
